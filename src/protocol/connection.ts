@@ -1,0 +1,56 @@
+import type { JsonRpcMessage, JsonRpcResponse } from '../jsonrpc/message.js';
+
+/** What an HTTP transport (or any transport) learned about the caller. */
+export interface AuthInfo {
+  token?: string;
+  clientId?: string;
+  scopes?: string[];
+  expiresAt?: number;
+  extra?: Record<string, unknown>;
+}
+
+/** Headers of the HTTP request that carried a message (lower-cased names). */
+export interface RequestInfo {
+  headers: Readonly<Record<string, string | undefined>>;
+}
+
+/** Writes one message to the client; may return a promise for backpressure. */
+export type MessageSink = (message: JsonRpcMessage) => void | Promise<void>;
+
+/** Per-message information a transport hands to the protocol handler. */
+export interface MessageExtra {
+  /**
+   * Where messages *related to this inbound message* go (progress, log messages,
+   * server→client requests made while handling it). Defaults to the connection's sink.
+   */
+  send?: MessageSink;
+  /** Aborted when the transport loses the request (HTTP client gone, shutdown). */
+  signal?: AbortSignal;
+  authInfo?: AuthInfo;
+  requestInfo?: RequestInfo;
+}
+
+export type HandleResult = JsonRpcResponse | JsonRpcResponse[] | undefined;
+
+/**
+ * One client connection as the protocol sees it: a stdio process, a legacy HTTP
+ * session, or the shared stateless endpoint. Transports drive it; it never
+ * touches bytes.
+ */
+export interface McpConnection {
+  handleMessage(payload: unknown, extra?: MessageExtra): Promise<HandleResult>;
+  /** Aborts every in-flight request and rejects pending server→client requests. */
+  close(reason?: string): void;
+}
+
+export interface ConnectionOptions {
+  /** Messages not tied to a request (list_changed, resources/updated, standalone logs). */
+  send?: MessageSink;
+  /** The transport's session id, when it has one (exposed to handlers). */
+  sessionId?: string;
+}
+
+/** Anything that can open protocol connections: McpServer implements it. */
+export interface ConnectionFactory {
+  openConnection(options?: ConnectionOptions): McpConnection;
+}
