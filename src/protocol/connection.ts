@@ -28,6 +28,17 @@ export interface MessageExtra {
   signal?: AbortSignal;
   authInfo?: AuthInfo;
   requestInfo?: RequestInfo;
+  /**
+   * The protocol revision the transport knows for this message (the HTTP
+   * `MCP-Protocol-Version` header), used when the connection negotiated none.
+   */
+  protocolVersion?: string;
+  /**
+   * Ends the current response stream early while the request keeps running
+   * (SSE polling, SEP-1699); the client resumes with Last-Event-ID. Only
+   * transports with resumable streams provide it.
+   */
+  closeStream?: (options?: { retryMs?: number }) => void;
 }
 
 export type HandleResult = JsonRpcResponse | JsonRpcResponse[] | undefined;
