@@ -49,7 +49,7 @@ export type Classified =
   | { kind: 'response'; message: JsonRpcResponse }
   | { kind: 'invalid'; id: JsonRpcId; reason: string };
 
-const hasOwn = Object.prototype.hasOwnProperty;
+const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -77,11 +77,11 @@ export function classify(value: unknown): Classified {
   if (value['jsonrpc'] !== '2.0') {
     return { kind: 'invalid', id: salvageId(value), reason: 'the "jsonrpc" member must be exactly "2.0"' };
   }
-  const hasId = hasOwn.call(value, 'id');
+  const hasId = hasOwn(value, 'id');
   if (hasId && !isValidId(value['id'])) {
     return { kind: 'invalid', id: null, reason: 'the "id" member must be a string, an integer or null' };
   }
-  if (hasOwn.call(value, 'method')) {
+  if (hasOwn(value, 'method')) {
     const method = value['method'];
     if (typeof method !== 'string') {
       return { kind: 'invalid', id: salvageId(value), reason: 'the "method" member must be a string' };
@@ -94,8 +94,8 @@ export function classify(value: unknown): Classified {
       ? { kind: 'request', message: value as unknown as JsonRpcRequest }
       : { kind: 'notification', message: value as unknown as JsonRpcNotification };
   }
-  if (hasId && (hasOwn.call(value, 'result') !== hasOwn.call(value, 'error'))) {
-    if (hasOwn.call(value, 'error')) {
+  if (hasId && (hasOwn(value, 'result') !== hasOwn(value, 'error'))) {
+    if (hasOwn(value, 'error')) {
       const error = value['error'];
       if (!isPlainObject(error) || typeof error['code'] !== 'number' || typeof error['message'] !== 'string') {
         return { kind: 'invalid', id: salvageId(value), reason: 'the "error" member must have a numeric "code" and a string "message"' };

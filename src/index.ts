@@ -1,0 +1,74 @@
+/**
+ * mcpkit: Model Context Protocol servers for TypeScript.
+ * The public surface is what this file (and the subpaths in package.json) export.
+ */
+
+// JSON-RPC 2.0
+export { ErrorCode, errorResponseFrom, isJsonRpcProtocolError, JsonRpcProtocolError, parseErrorResponse } from './jsonrpc/errors.js';
+export { classify, isValidId } from './jsonrpc/message.js';
+export type {
+  Classified,
+  JsonRpcErrorObject,
+  JsonRpcErrorResponse,
+  JsonRpcId,
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcParams,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  JsonRpcSuccessResponse,
+} from './jsonrpc/message.js';
+
+// Registries and the contracts they hold
+export {
+  DuplicateRegistrationError,
+  McpPromptArgumentError,
+  McpPromptNotFoundError,
+  McpResourceNotFoundError,
+  McpToolNotFoundError,
+  ToolError,
+  ToolInputError,
+  ToolOutputError,
+} from './registries/errors.js';
+export { McpPromptRegistry } from './registries/prompts.js';
+export { McpResourceRegistry, McpResourceTemplateRegistry } from './registries/resources.js';
+export { McpToolRegistry } from './registries/tools.js';
+export type { RegistryChange } from './registries/events.js';
+export type * from './registries/types.js';
+
+// Protocol
+export { McpErrorCode } from './protocol/codes.js';
+export type { AuthInfo, ConnectionFactory, ConnectionOptions, HandleResult, McpConnection, MessageExtra, MessageSink, RequestInfo } from './protocol/connection.js';
+export { RequestContext, type ClientRequestOptions } from './protocol/context.js';
+export type { Logger, McpProtocolHandlerDeps, ProtocolOptions } from './protocol/deps.js';
+export { MissingClientCapabilityError } from './protocol/errors.js';
+export { McpProtocolHandler } from './protocol/handler.js';
+export { buildServerMetadata, type McpServerMetadata } from './protocol/metadata.js';
+export type { MethodTypes, MiddlewareContext, MiddlewareFn } from './protocol/middleware.js';
+export { ClientRequestError, ClientRequestTimeoutError } from './protocol/outbound.js';
+export type * from './protocol/types.js';
+export { UriTemplate, UriTemplateError } from './protocol/uri-template.js';
+export {
+  DEFAULT_HTTP_VERSION,
+  LATEST_LEGACY_VERSION,
+  LATEST_VERSION,
+  LEGACY_VERSIONS,
+  MODERN_VERSIONS,
+  SUPPORTED_VERSIONS,
+  type ProtocolVersion,
+} from './protocol/versions.js';
+
+// Schemas
+export { compileSchema, isStandardSchema, SchemaConversionError } from './schema/index.js';
+export type { CompiledSchema, InferInput, InferOutput, JsonSchemaObject, SchemaInput, StandardSchemaV1 } from './schema/index.js';
+
+// Stores
+export { MemoryNotificationBus, type BusEvent, type NotificationBus } from './stores/bus.js';
+
+// Authoring
+export { McpServer, type McpServerConfig } from './server/server.js';
+export type { PromptConfig, PromptReturn, RegisteredHandle, ResourceConfig, ResourceReturn, ResourceTemplateConfig, ToolConfig, ToolHandler, ToolReturn } from './server/authoring.js';
+
+// Transports
+export type { McpTransport } from './transports/transport.js';
+export { StdioTransport, type StdioTransportConfig } from './transports/stdio.js';

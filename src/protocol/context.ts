@@ -1,0 +1,192 @@
+import type { JsonRpcId } from '../jsonrpc/message.js';
+import type { AuthInfo, MessageSink, RequestInfo } from './connection.js';
+import { MissingClientCapabilityError } from './errors.js';
+import { shouldLog } from './logging.js';
+import type {
+  ClientCapabilities,
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitParams,
+  ElicitResult,
+  Implementation,
+  ListRootsResult,
+  LoggingLevel,
+  ProgressToken,
+} from './types.js';
+import type { ProtocolVersion } from './versions.js';
+
+export interface ClientRequestOptions {
+  /** Fails the call when the client has not answered in time (default: the server's clientRequestTimeoutMs). */
+  timeoutMs?: number;
+  /**
+   * The stable key of this input in a 2026-07-28 multi round-trip request
+   * (`inputRequests` / `inputResponses`). Defaults to `<kind>_<n>` by call order.
+   */
+  key?: string;
+}
+
+/**
+ * How a server→client request is carried out: a JSON-RPC request on a legacy
+ * connection, or an input request of a Multi Round-Trip Request on a modern one.
+ */
+export interface InputBroker {
+  request(method: string, params: Record<string, unknown>, options: ClientRequestOptions, context: RequestContext): Promise<unknown>;
+}
+
+/** Connection-level services a request context uses. */
+export interface ContextHost {
+  readonly clientRequestTimeoutMs: number;
+  /** Log threshold of the session (legacy) — modern requests carry their own. */
+  readonly sessionLogLevel: LoggingLevel | undefined;
+}
+
+export interface RequestContextInit {
+  requestId: JsonRpcId;
+  method: string;
+  signal: AbortSignal;
+  protocolVersion: ProtocolVersion;
+  era: 'legacy' | 'modern';
+  clientInfo: Implementation | undefined;
+  clientCapabilities: ClientCapabilities;
+  sessionId: string | undefined;
+  authInfo: AuthInfo | undefined;
+  requestInfo: RequestInfo | undefined;
+  meta: Record<string, unknown> | undefined;
+  logLevel: LoggingLevel | undefined;
+  send: MessageSink;
+  broker: InputBroker;
+  host: ContextHost;
+  closeStream: ((options?: { retryMs?: number }) => void) | undefined;
+  requestState?: Record<string, unknown>;
+}
+
+/**
+ * What every tool, resource and prompt handler receives: one API for both
+ * protocol eras.
+ */
+export class RequestContext {
+  readonly requestId: JsonRpcId;
+  readonly method: string;
+  /** Aborted on cancellation, client disconnect, timeout or server shutdown. */
+  readonly signal: AbortSignal;
+  readonly protocolVersion: ProtocolVersion;
+  readonly era: 'legacy' | 'modern';
+  readonly client: { readonly info: Implementation | undefined; readonly capabilities: ClientCapabilities };
+  readonly sessionId: string | undefined;
+  readonly authInfo: AuthInfo | undefined;
+  readonly requestInfo: RequestInfo | undefined;
+  /** The request's `params._meta`, as sent. */
+  readonly meta: Record<string, unknown> | undefined;
+  /** Per-request scratch space for middleware and handlers. */
+  readonly state: Record<string, unknown> = {};
+  /**
+   * Data kept across the rounds of a 2026-07-28 multi round-trip request: set
+   * fields here and they come back (signed, tamper-proof) when the client retries.
+   */
+  readonly requestState: Record<string, unknown>;
+  readonly #send: MessageSink;
+  readonly #broker: InputBroker;
+  readonly #host: ContextHost;
+  readonly #logLevel: LoggingLevel | undefined;
+  readonly #closeStream: RequestContextInit['closeStream'];
+  #lastProgress: number | undefined;
+
+  constructor(init: RequestContextInit) {
+    this.requestId = init.requestId;
+    this.method = init.method;
+    this.signal = init.signal;
+    this.protocolVersion = init.protocolVersion;
+    this.era = init.era;
+    this.client = { info: init.clientInfo, capabilities: init.clientCapabilities };
+    this.sessionId = init.sessionId;
+    this.authInfo = init.authInfo;
+    this.requestInfo = init.requestInfo;
+    this.meta = init.meta;
+    this.#send = init.send;
+    this.#broker = init.broker;
+    this.#host = init.host;
+    this.#logLevel = init.logLevel;
+    this.#closeStream = init.closeStream;
+    this.requestState = init.requestState ?? {};
+  }
+
+  /** The request's progress token, when the client asked for progress. */
+  get progressToken(): ProgressToken | undefined {
+    const token = this.meta?.['progressToken'];
+    return typeof token === 'string' || typeof token === 'number' ? token : undefined;
+  }
+
+  /** Reports progress; a no-op when the client sent no progress token. Values must increase. */
+  async progress(progress: number, total?: number, message?: string): Promise<void> {
+    const progressToken = this.progressToken;
+    if (progressToken === undefined) return;
+    if (!Number.isFinite(progress) || (this.#lastProgress !== undefined && progress <= this.#lastProgress)) {
+      throw new RangeError(`Progress must increase with every notification: got ${progress} after ${this.#lastProgress ?? 'nothing'}`);
+    }
+    this.#lastProgress = progress;
+    const params: Record<string, unknown> = { progressToken, progress };
+    if (total !== undefined) params['total'] = total;
+    if (message !== undefined) params['message'] = message;
+    await this.#send({ jsonrpc: '2.0', method: 'notifications/progress', params });
+  }
+
+  /** The level at or above which log messages reach the client for this request (undefined: none). */
+  get logLevel(): LoggingLevel | undefined {
+    return this.era === 'modern' ? this.#logLevel : this.#host.sessionLogLevel ?? this.#logLevel ?? 'debug';
+  }
+
+  /** Sends `notifications/message` when `level` passes the client's threshold. */
+  async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    if (!shouldLog(level, this.logLevel)) return;
+    const params: Record<string, unknown> = { level, data };
+    if (logger !== undefined) params['logger'] = logger;
+    await this.#send({ jsonrpc: '2.0', method: 'notifications/message', params });
+  }
+
+  /** Sends any notification related to this request. */
+  async notify(method: string, params?: Record<string, unknown>): Promise<void> {
+    await this.#send(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
+  }
+
+  /** Asks the user for input through the client (form or URL mode). */
+  async elicit(params: ElicitParams, options: ClientRequestOptions = {}): Promise<ElicitResult> {
+    const mode = params.mode ?? 'form';
+    const declared = this.client.capabilities.elicitation;
+    const supported = declared !== undefined && (mode === 'url' ? declared.url !== undefined : declared.url === undefined || declared.form !== undefined);
+    if (!supported) throw new MissingClientCapabilityError({ elicitation: mode === 'url' ? { url: {} } : {} }, `elicitation (${mode} mode)`);
+    return (await this.#broker.request('elicitation/create', params as unknown as Record<string, unknown>, options, this)) as ElicitResult;
+  }
+
+  /** Asks the client's model for a completion (sampling). */
+  async sample(params: CreateMessageParams, options: ClientRequestOptions = {}): Promise<CreateMessageResult> {
+    const declared = this.client.capabilities.sampling;
+    if (declared === undefined) throw new MissingClientCapabilityError({ sampling: {} }, 'sampling');
+    if ((params.tools !== undefined || params.toolChoice !== undefined) && declared.tools === undefined) {
+      throw new MissingClientCapabilityError({ sampling: { tools: {} } }, 'sampling with tools');
+    }
+    return (await this.#broker.request('sampling/createMessage', params as unknown as Record<string, unknown>, options, this)) as CreateMessageResult;
+  }
+
+  /** Asks the client for its roots. */
+  async listRoots(options: ClientRequestOptions = {}): Promise<ListRootsResult> {
+    if (this.client.capabilities.roots === undefined) throw new MissingClientCapabilityError({ roots: {} }, 'roots');
+    return (await this.#broker.request('roots/list', {}, options, this)) as ListRootsResult;
+  }
+
+  /** Ends the response stream early (SSE polling); the result is delivered when the client resumes. */
+  closeStream(options?: { retryMs?: number }): boolean {
+    if (!this.#closeStream) return false;
+    this.#closeStream(options);
+    return true;
+  }
+
+  /** @internal the sink for this request's messages */
+  get sink(): MessageSink {
+    return this.#send;
+  }
+
+  /** @internal */
+  get clientRequestTimeoutMs(): number {
+    return this.#host.clientRequestTimeoutMs;
+  }
+}

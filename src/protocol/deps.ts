@@ -1,0 +1,60 @@
+import type { McpPromptRegistry } from '../registries/prompts.js';
+import type { McpResourceRegistry } from '../registries/resources.js';
+import type { McpToolRegistry } from '../registries/tools.js';
+import type { NotificationBus } from '../stores/bus.js';
+import type { AuthInfo } from './connection.js';
+import type { RequestContext } from './context.js';
+import type { McpServerMetadata } from './metadata.js';
+import type { Middleware } from './middleware.js';
+import type { ProtocolVersion } from './versions.js';
+
+export interface Logger {
+  debug?(message: string, ...args: unknown[]): void;
+  info?(message: string, ...args: unknown[]): void;
+  warn?(message: string, ...args: unknown[]): void;
+  error?(message: string, ...args: unknown[]): void;
+}
+
+export interface ProtocolOptions {
+  /** Items per page of every list method; unset returns whole lists. */
+  pageSize?: number;
+  /** Server-wide timeout for every request (a tool's own `timeoutMs` wins for tools/call). */
+  requestTimeoutMs?: number;
+  /** How long a server→client request (elicitation, sampling, roots) waits for the answer. Default 60 s. */
+  clientRequestTimeoutMs?: number;
+  /** Replace the message of any tool error that is not a `ToolError` with "Internal error". */
+  maskErrors?: boolean;
+  /** Largest accepted JSON-RPC batch. */
+  maxBatchSize?: number;
+  /** The revisions this server accepts (default: all it knows). */
+  protocolVersions?: readonly ProtocolVersion[];
+  /**
+   * 2026-07-28 cache hints per cacheable method (`tools/list`, `resources/read`, …)
+   * or `default`. Unset: `{ ttlMs: 0, cacheScope: 'private' }` (always fresh, never shared).
+   */
+  cacheHints?: Partial<Record<string, { ttlMs: number; cacheScope: 'public' | 'private' }>>;
+  /** Put `io.modelcontextprotocol/serverInfo` in every 2026-07-28 result's `_meta` (default true). */
+  serverInfoInMeta?: boolean;
+  /** Secret for signing MRTR `requestState` (default: random per process; set it for several instances). */
+  requestStateSecret?: string | Uint8Array;
+  /** How long a signed `requestState` stays valid (default 10 minutes). */
+  requestStateTtlMs?: number;
+}
+
+export interface ProtocolHooks {
+  onRootsListChanged?(info: { sessionId: string | undefined; authInfo: AuthInfo | undefined }): void | Promise<void>;
+  onNotification?(method: string, params: Record<string, unknown>, info: { sessionId: string | undefined }): void | Promise<void>;
+}
+
+/** What a protocol handler needs: the registries, the metadata builder, options. */
+export interface McpProtocolHandlerDeps {
+  tools: McpToolRegistry<RequestContext>;
+  resources: McpResourceRegistry<RequestContext>;
+  prompts: McpPromptRegistry<RequestContext>;
+  getMetadata(): McpServerMetadata;
+  options?: ProtocolOptions;
+  middleware?: readonly Middleware[];
+  logger?: Logger;
+  bus?: NotificationBus;
+  hooks?: ProtocolHooks;
+}

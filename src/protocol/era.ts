@@ -1,0 +1,137 @@
+import { JsonRpcProtocolError } from '../jsonrpc/errors.js';
+import type { MessageExtra } from './connection.js';
+import type { InputBroker } from './context.js';
+import { McpErrorCode } from './codes.js';
+import { invalidParams } from './errors.js';
+import type { McpProtocolHandler } from './handler.js';
+import { isLoggingLevel } from './logging.js';
+import { createMrtrBroker } from './mrtr.js';
+import { serverInfoOf } from './metadata.js';
+import type { ClientCapabilities, Implementation, LoggingLevel } from './types.js';
+import { isLegacyVersion, LATEST_LEGACY_VERSION, MODERN_VERSIONS, type ProtocolVersion } from './versions.js';
+
+export const META_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
+export const META_CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+export const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
+export const META_LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
+export const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+
+/** The results a client may cache in 2026-07-28; they carry `ttlMs` and `cacheScope`. */
+export const CACHEABLE_METHODS = new Set(['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read', 'server/discover']);
+
+export interface CacheHint {
+  ttlMs: number;
+  cacheScope: 'public' | 'private';
+}
+
+/** Who is asking, in which revision: one shape for both eras. */
+export interface EraInfo {
+  era: 'legacy' | 'modern';
+  version: ProtocolVersion;
+  clientInfo: Implementation | undefined;
+  clientCapabilities: ClientCapabilities;
+  logLevel: LoggingLevel | undefined;
+  /** Modern requests carry out client requests as Multi Round-Trip Requests. */
+  broker: InputBroker | undefined;
+  /** Reshapes a method's result for this revision. */
+  finalize(method: string, result: unknown): unknown;
+}
+
+const identity = (_method: string, result: unknown): unknown => result;
+const EMPTY_CAPABILITIES: ClientCapabilities = Object.freeze({});
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Decides the era of one request. A connection that negotiated with
+ * `initialize` stays legacy; otherwise a request carrying the 2026-07-28
+ * `_meta` (or a modern version header) is served statelessly, validated in the
+ * spec's order: missing fields (-32602), header mismatch (-32020), unsupported
+ * version (-32022).
+ */
+export function resolveEra(handler: McpProtocolHandler, method: string, params: Record<string, unknown>, extra: MessageExtra): EraInfo {
+  const meta = params['_meta'];
+  const header = extra.protocolVersion;
+  const metaVersion = isObject(meta) ? meta[META_PROTOCOL_VERSION] : undefined;
+  const modern = handler.session === undefined && method !== 'initialize' && (metaVersion !== undefined || (header !== undefined && !isLegacyVersion(header)));
+  if (!modern) return legacyEra(handler, header);
+
+  if (!isObject(meta) || typeof metaVersion !== 'string' || !isObject(meta[META_CLIENT_CAPABILITIES])) {
+    throw invalidParams(
+      `Invalid params: a ${MODERN_VERSIONS[0]} request must carry params._meta["${META_PROTOCOL_VERSION}"] (string) and params._meta["${META_CLIENT_CAPABILITIES}"] (object)`,
+    );
+  }
+  if (header !== undefined && header !== metaVersion) {
+    throw new JsonRpcProtocolError(
+      McpErrorCode.HeaderMismatch,
+      `Header mismatch: MCP-Protocol-Version is "${header}" but params._meta["${META_PROTOCOL_VERSION}"] is "${metaVersion}"`,
+    );
+  }
+  const accepted = acceptedModernVersions(handler);
+  if (!accepted.includes(metaVersion)) {
+    throw new JsonRpcProtocolError(McpErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version "${metaVersion}"; this server supports ${accepted.join(', ')}`, {
+      supported: accepted,
+      requested: metaVersion,
+    });
+  }
+  const clientInfo = meta[META_CLIENT_INFO];
+  const logLevel = meta[META_LOG_LEVEL];
+  return {
+    era: 'modern',
+    version: metaVersion as ProtocolVersion,
+    clientInfo: isObject(clientInfo) ? (clientInfo as unknown as Implementation) : undefined,
+    clientCapabilities: meta[META_CLIENT_CAPABILITIES],
+    logLevel: isLoggingLevel(logLevel) ? logLevel : undefined,
+    broker: createMrtrBroker(handler, method, params),
+    finalize: (m, result) => finalizeModern(handler, m, result),
+  };
+}
+
+export function acceptedModernVersions(handler: McpProtocolHandler): string[] {
+  const accepted = handler.deps.options?.protocolVersions;
+  return (accepted ?? MODERN_VERSIONS).filter((v) => !isLegacyVersion(v));
+}
+
+const legacyCache = new WeakMap<McpProtocolHandler, { key: unknown; header: string | undefined; info: EraInfo }>();
+
+function legacyEra(handler: McpProtocolHandler, header: string | undefined): EraInfo {
+  const session = handler.session;
+  const cached = legacyCache.get(handler);
+  if (cached && cached.key === session && cached.header === header) return cached.info;
+  const version = session?.protocolVersion ?? (isLegacyVersion(header) ? header : LATEST_LEGACY_VERSION);
+  const info: EraInfo = {
+    era: 'legacy',
+    version,
+    clientInfo: session?.clientInfo,
+    clientCapabilities: session?.clientCapabilities ?? EMPTY_CAPABILITIES,
+    logLevel: undefined,
+    broker: undefined,
+    finalize: identity,
+  };
+  legacyCache.set(handler, { key: session, header, info });
+  return info;
+}
+
+function finalizeModern(handler: McpProtocolHandler, method: string, result: unknown): unknown {
+  if (!isObject(result)) return result;
+  const out: Record<string, unknown> = { ...result };
+  if (out['resultType'] === undefined) out['resultType'] = 'complete';
+  if (out['resultType'] === 'complete' && CACHEABLE_METHODS.has(method)) {
+    const hint = cacheHintFor(handler, method, result);
+    if (out['ttlMs'] === undefined) out['ttlMs'] = hint.ttlMs;
+    if (out['cacheScope'] === undefined) out['cacheScope'] = hint.cacheScope;
+  }
+  if (handler.deps.options?.serverInfoInMeta !== false) {
+    const meta = isObject(out['_meta']) ? out['_meta'] : {};
+    out['_meta'] = { ...meta, [META_SERVER_INFO]: serverInfoOf(handler.deps.getMetadata()) };
+  }
+  return out;
+}
+
+/** Per-method hints from the server options; a resource's own hint travels on its read result. */
+function cacheHintFor(handler: McpProtocolHandler, method: string, _result: Record<string, unknown>): CacheHint {
+  const hints = handler.deps.options?.cacheHints;
+  return hints?.[method] ?? hints?.['default'] ?? { ttlMs: 0, cacheScope: 'private' };
+}

@@ -1,0 +1,272 @@
+import { ErrorCode, errorResponseFrom, JsonRpcProtocolError } from '../jsonrpc/errors.js';
+import { classify, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../jsonrpc/message.js';
+import type { BusEvent } from '../stores/bus.js';
+import type { HandleResult, McpConnection, MessageExtra, MessageSink } from './connection.js';
+import { RequestContext, type ContextHost, type InputBroker } from './context.js';
+import { mapError } from './error-map.js';
+import { isLoggingLevel } from './logging.js';
+import { methodTable, type MethodEntry } from './methods/index.js';
+import { runMiddleware } from './middleware.js';
+import { InputRequiredSignal, MrtrBroker } from './mrtr.js';
+import { OutboundRequests } from './outbound.js';
+import type { McpProtocolHandlerDeps } from './deps.js';
+import { resolveEra, type EraInfo } from './era.js';
+import type { ClientCapabilities, Implementation, LoggingLevel } from './types.js';
+import { revision, type ProtocolVersion } from './versions.js';
+
+const noop: MessageSink = () => undefined;
+
+/** What a legacy client told us in `initialize`. */
+export interface NegotiatedSession {
+  protocolVersion: ProtocolVersion;
+  clientInfo: Implementation | undefined;
+  clientCapabilities: ClientCapabilities;
+}
+
+/**
+ * The protocol handler of one connection: validates envelopes, runs batches,
+ * dispatches methods, routes client responses, and owns the connection's
+ * legacy session state. It never touches bytes.
+ */
+export class McpProtocolHandler implements McpConnection, ContextHost {
+  readonly deps: McpProtocolHandlerDeps;
+  readonly sessionId: string | undefined;
+  readonly outbound = new OutboundRequests();
+  /** Resource URIs this (legacy) connection subscribed to. */
+  readonly subscriptions = new Set<string>();
+  session: NegotiatedSession | undefined;
+  sessionLogLevel: LoggingLevel | undefined;
+  readonly #send: MessageSink;
+  readonly #inFlight = new Map<JsonRpcId, AbortController>();
+  readonly #legacyBroker: InputBroker;
+  readonly #unsubscribe: (() => void) | undefined;
+  #closed = false;
+
+  constructor(deps: McpProtocolHandlerDeps, options: { send?: MessageSink; sessionId?: string } = {}) {
+    this.deps = deps;
+    this.#send = options.send ?? noop;
+    this.sessionId = options.sessionId;
+    this.#legacyBroker = {
+      request: (method, params, opts, context) =>
+        this.outbound.request(method, params, context.sink, {
+          signal: context.signal,
+          timeoutMs: opts.timeoutMs ?? this.clientRequestTimeoutMs,
+        }),
+    };
+    this.#unsubscribe = deps.bus?.subscribe((event) => this.#onBusEvent(event));
+  }
+
+  get clientRequestTimeoutMs(): number {
+    return this.deps.options?.clientRequestTimeoutMs ?? 60_000;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Number of requests currently being handled. */
+  get inFlight(): number {
+    return this.#inFlight.size;
+  }
+
+  async handleMessage(payload: unknown, extra: MessageExtra = {}): Promise<HandleResult> {
+    if (!Array.isArray(payload)) return this.#handleOne(payload, extra);
+    if (payload.length === 0) {
+      return errorResponseFrom(null, new JsonRpcProtocolError(ErrorCode.InvalidRequest, 'Invalid Request: an empty batch is not allowed'));
+    }
+    const maxBatch = this.deps.options?.maxBatchSize;
+    if (maxBatch !== undefined && payload.length > maxBatch) {
+      return errorResponseFrom(null, new JsonRpcProtocolError(ErrorCode.InvalidRequest, `Invalid Request: a batch may hold at most ${maxBatch} messages (got ${payload.length})`));
+    }
+    // Started in order, run concurrently; answered in order, notifications omitted.
+    const settled = await Promise.all(payload.map((item) => this.#handleOne(item, extra)));
+    const responses = settled.filter((r): r is JsonRpcResponse => r !== undefined);
+    return responses.length > 0 ? responses : undefined;
+  }
+
+  async #handleOne(payload: unknown, extra: MessageExtra): Promise<JsonRpcResponse | undefined> {
+    const classified = classify(payload);
+    switch (classified.kind) {
+      case 'invalid':
+        return errorResponseFrom(classified.id, new JsonRpcProtocolError(ErrorCode.InvalidRequest, `Invalid Request: ${classified.reason}`));
+      case 'response':
+        this.outbound.settle(classified.message);
+        return undefined;
+      case 'notification':
+        await this.#handleNotification(classified.message, extra);
+        return undefined;
+      case 'request':
+        return this.#handleRequest(classified.message, extra);
+    }
+  }
+
+  async #handleNotification(message: JsonRpcNotification, extra: MessageExtra): Promise<void> {
+    try {
+      const params = (message.params ?? {}) as Record<string, unknown>;
+      switch (message.method) {
+        case 'notifications/cancelled': {
+          const id = params['requestId'];
+          if (id !== undefined) this.#inFlight.get(id as JsonRpcId)?.abort(new RequestCancelledError(params['reason']));
+          return;
+        }
+        case 'notifications/initialized':
+          return;
+        case 'notifications/roots/list_changed':
+          await this.deps.hooks?.onRootsListChanged?.({ sessionId: this.sessionId, authInfo: extra.authInfo });
+          return;
+        default:
+          await this.deps.hooks?.onNotification?.(message.method, params, { sessionId: this.sessionId });
+      }
+    } catch (error) {
+      // A notification never gets a reply, even when handling it throws.
+      this.deps.logger?.error?.('mcpkit: notification handler failed', error);
+    }
+  }
+
+  async #handleRequest(request: JsonRpcRequest, extra: MessageExtra): Promise<JsonRpcResponse | undefined> {
+    const { id, method } = request;
+    if (this.#inFlight.has(id)) {
+      return errorResponseFrom(id, new JsonRpcProtocolError(ErrorCode.InvalidRequest, `Invalid Request: a request with id ${JSON.stringify(id)} is already in flight`));
+    }
+    const controller = new AbortController();
+    const onTransportAbort = (): void => controller.abort(extra.signal?.reason);
+    let era: EraInfo | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    if (extra.signal) {
+      if (extra.signal.aborted) controller.abort(extra.signal.reason);
+      else extra.signal.addEventListener('abort', onTransportAbort, { once: true });
+    }
+    this.#inFlight.set(id, controller);
+    try {
+      if (request.params !== undefined && Array.isArray(request.params)) {
+        throw new JsonRpcProtocolError(ErrorCode.InvalidParams, `Invalid params: ${method} takes named parameters (an object), not an array`);
+      }
+      const params = (request.params ?? {});
+      era = resolveEra(this, method, params, extra);
+      const entry: MethodEntry | undefined = methodTable[method];
+      if (!entry || !entry.available(this, era)) throw new JsonRpcProtocolError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+      const context = this.#context(request, params, era, controller.signal, extra);
+      const running = runMiddleware(this.deps.middleware, method, params, context, async (p) => entry.handle(p, context, this, era!));
+      const timeoutMs = entry.timeoutMs?.(this, params) ?? this.deps.options?.requestTimeoutMs;
+      const broker = era.broker instanceof MrtrBroker ? era.broker : undefined;
+      let result: unknown;
+      if (timeoutMs === undefined && broker === undefined) {
+        result = await running;
+      } else {
+        const racers: Promise<unknown>[] = [running];
+        // A round of a multi round-trip request ends as soon as it needs input.
+        if (broker) racers.push(broker.wait());
+        // Answer on time even when the handler ignores its signal.
+        if (timeoutMs !== undefined) {
+          racers.push(
+            new Promise<never>((_, reject) => {
+              timer = setTimeout(() => {
+                const error = new RequestTimeoutError(method, timeoutMs);
+                controller.abort(error);
+                reject(error);
+              }, timeoutMs);
+            }),
+          );
+        }
+        running.catch(() => undefined);
+        result = await Promise.race(racers);
+        if (broker?.announced) {
+          controller.abort(new InputRequiredSignal());
+          broker.release();
+        }
+      }
+      if (controller.signal.reason instanceof RequestCancelledError) return undefined;
+      return { jsonrpc: '2.0', id, result: era.finalize(method, result) };
+    } catch (error) {
+      // A cancelled request gets no response at all.
+      if (controller.signal.reason instanceof RequestCancelledError) return undefined;
+      if (error instanceof RequestTimeoutError && era !== undefined) {
+        const entry = methodTable[method];
+        if (entry?.onTimeout) return { jsonrpc: '2.0', id, result: era.finalize(method, entry.onTimeout(error)) };
+      }
+      return errorResponseFrom(id, mapError(error, this, era, method));
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+      extra.signal?.removeEventListener('abort', onTransportAbort);
+      this.#inFlight.delete(id);
+    }
+  }
+
+  #context(request: JsonRpcRequest, params: Record<string, unknown>, era: EraInfo, signal: AbortSignal, extra: MessageExtra): RequestContext {
+    const meta = params['_meta'];
+    return new RequestContext({
+      requestId: request.id,
+      method: request.method,
+      signal,
+      protocolVersion: era.version,
+      era: era.era,
+      clientInfo: era.clientInfo,
+      clientCapabilities: era.clientCapabilities,
+      sessionId: this.sessionId,
+      authInfo: extra.authInfo,
+      requestInfo: extra.requestInfo,
+      meta: typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>) : undefined,
+      logLevel: era.logLevel,
+      send: extra.send ?? this.#send,
+      broker: era.broker ?? this.#legacyBroker,
+      host: this,
+      closeStream: extra.closeStream,
+      ...(era.broker instanceof MrtrBroker ? { requestState: era.broker.kept } : {}),
+    });
+  }
+
+  /** Sends a message not tied to any request (e.g. `list_changed`). */
+  async notify(method: string, params?: Record<string, unknown>): Promise<void> {
+    if (this.#closed) return;
+    await this.#send(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
+  }
+
+  #onBusEvent(event: BusEvent): void {
+    // Only a legacy session that completed `initialize` hears about changes.
+    if (this.#closed || this.session === undefined) return;
+    const send = (method: string, params?: Record<string, unknown>): void => {
+      this.notify(method, params).catch((error: unknown) => this.deps.logger?.error?.('mcpkit: notification failed', error));
+    };
+    if (event.type === 'resource_updated') {
+      if (this.subscriptions.has(event.uri)) send('notifications/resources/updated', { uri: event.uri });
+      return;
+    }
+    const capability = this.deps.getMetadata().capabilities[event.list] as { listChanged?: boolean } | undefined;
+    if (capability?.listChanged === true) send(`notifications/${event.list}/list_changed`);
+  }
+
+  setSessionLogLevel(level: unknown): void {
+    if (!isLoggingLevel(level)) throw new JsonRpcProtocolError(ErrorCode.InvalidParams, `Invalid params: "level" must be one of debug, info, notice, warning, error, critical, alert, emergency`);
+    this.sessionLogLevel = level;
+  }
+
+  close(reason = 'Connection closed'): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#unsubscribe?.();
+    for (const controller of this.#inFlight.values()) controller.abort(new ConnectionClosedError(reason));
+    this.outbound.rejectAll(reason);
+  }
+}
+
+/** The client cancelled the request: it gets no response. */
+export class RequestCancelledError extends Error {
+  override readonly name = 'RequestCancelledError';
+  constructor(reason: unknown) {
+    super(typeof reason === 'string' ? `Request cancelled: ${reason}` : 'Request cancelled');
+  }
+}
+
+export class RequestTimeoutError extends JsonRpcProtocolError {
+  constructor(method: string, timeoutMs: number) {
+    super(ErrorCode.InternalError, `Request timed out: ${method} did not finish within ${timeoutMs} ms`, { timeoutMs });
+  }
+}
+
+export class ConnectionClosedError extends JsonRpcProtocolError {
+  constructor(reason: string) {
+    super(ErrorCode.InternalError, reason);
+  }
+}
+
+export { revision };

@@ -1,0 +1,42 @@
+import type { Completer } from '../../registries/types.js';
+import type { RequestContext } from '../context.js';
+import { invalidParams } from '../errors.js';
+import { capability, optionalObject, requireString, type MethodEntry } from './shared.js';
+import { McpPromptNotFoundError, McpResourceNotFoundError } from '../../registries/errors.js';
+
+const MAX_VALUES = 100;
+
+export const complete: MethodEntry = {
+  available: (handler) => capability(handler, 'completions'),
+  async handle(params, context, handler) {
+    const ref = optionalObject(params, 'ref');
+    const argument = optionalObject(params, 'argument');
+    if (!ref || !argument) throw invalidParams('Invalid params: completion/complete needs "ref" and "argument" objects');
+    const argName = requireString(argument, 'name');
+    const value = requireString(argument, 'value');
+    const given = optionalObject(optionalObject(params, 'context') ?? {}, 'arguments') ?? {};
+    const args: Record<string, string> = {};
+    for (const [k, v] of Object.entries(given)) if (typeof v === 'string') args[k] = v;
+
+    let completer: Completer<RequestContext> | undefined;
+    if (ref['type'] === 'ref/prompt') {
+      const name = requireString(ref, 'name');
+      const prompt = handler.deps.prompts.get(name);
+      if (!prompt || !handler.deps.prompts.isEnabled(name)) throw new McpPromptNotFoundError(name);
+      completer = prompt.complete?.[argName];
+    } else if (ref['type'] === 'ref/resource') {
+      const uri = requireString(ref, 'uri');
+      const template = handler.deps.resources.templates.get(uri);
+      if (!template) {
+        if (!handler.deps.resources.has(uri)) throw new McpResourceNotFoundError(uri);
+      } else {
+        completer = template.complete?.[argName];
+      }
+    } else {
+      throw invalidParams('Invalid params: "ref.type" must be "ref/prompt" or "ref/resource"');
+    }
+    const all = completer ? await completer(value, { arguments: args, request: context }) : [];
+    const values = all.slice(0, MAX_VALUES);
+    return { completion: { values, total: all.length, hasMore: all.length > MAX_VALUES } };
+  },
+};

@@ -1,0 +1,51 @@
+import { optionalObject, legacyOnly, modernOnly, type MethodEntry } from './shared.js';
+import { serverInfoOf } from '../metadata.js';
+import type { ClientCapabilities, Implementation } from '../types.js';
+import { isLegacyVersion, negotiateLegacyVersion, SUPPORTED_VERSIONS, type ProtocolVersion } from '../versions.js';
+import { acceptedModernVersions } from '../era.js';
+
+export const initialize: MethodEntry = {
+  available: legacyOnly,
+  handle(params, _context, handler) {
+    const accepted = (handler.deps.options?.protocolVersions ?? SUPPORTED_VERSIONS).filter(isLegacyVersion) as ProtocolVersion[];
+    const protocolVersion = negotiateLegacyVersion(params['protocolVersion'], accepted);
+    const clientInfo = optionalObject(params, 'clientInfo') as Implementation | undefined;
+    const clientCapabilities = (optionalObject(params, 'capabilities') ?? {}) as ClientCapabilities;
+    handler.session = { protocolVersion, clientInfo, clientCapabilities };
+    const metadata = handler.deps.getMetadata();
+    const result: Record<string, unknown> = {
+      protocolVersion,
+      capabilities: metadata.capabilities,
+      serverInfo: serverInfoOf(metadata),
+    };
+    if (metadata.instructions !== undefined) result['instructions'] = metadata.instructions;
+    return result;
+  },
+};
+
+/** Results that must be exactly `{}`: a fresh object each time so nobody can taint a shared one. */
+export const ping: MethodEntry = {
+  available: legacyOnly,
+  handle: () => ({}),
+};
+
+export const setLevel: MethodEntry = {
+  available: (handler, era) => legacyOnly(handler, era) && handler.deps.getMetadata().capabilities.logging !== undefined,
+  handle(params, _context, handler) {
+    handler.setSessionLogLevel(params['level']);
+    return {};
+  },
+};
+
+export const discover: MethodEntry = {
+  available: modernOnly,
+  handle(_params, _context, handler) {
+    const metadata = handler.deps.getMetadata();
+    const result: Record<string, unknown> = {
+      supportedVersions: acceptedModernVersions(handler),
+      capabilities: metadata.capabilities,
+    };
+    if (metadata.instructions !== undefined) result['instructions'] = metadata.instructions;
+    return result;
+  },
+};

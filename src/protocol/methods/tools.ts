@@ -1,0 +1,65 @@
+import { isJsonRpcProtocolError } from '../../jsonrpc/errors.js';
+import { McpToolNotFoundError, ToolError, ToolOutputError } from '../../registries/errors.js';
+import type { McpToolRegistry } from '../../registries/tools.js';
+import type { McpTool } from '../../registries/types.js';
+import type { RequestContext } from '../context.js';
+import { paginate } from '../pagination.js';
+import { cachedView, capability, optionalObject, pick, requireString, type MethodEntry } from './shared.js';
+
+type Registry = McpToolRegistry<RequestContext>;
+const DEFAULT_INPUT_SCHEMA = Object.freeze({ type: 'object' });
+const TOOL_FIELDS = ['title', 'description', 'outputSchema', 'annotations', 'icons', 'execution', '_meta'] as const;
+const views = new WeakMap<Registry, { version: number; view: Record<string, unknown>[] }>();
+
+/** The wire form of a tool; a tool without an input schema accepts any object. */
+export function wireTool(tool: McpTool<never, RequestContext>): Record<string, unknown> {
+  return pick(tool, TOOL_FIELDS, { name: tool.name, inputSchema: tool.inputSchema ?? DEFAULT_INPUT_SCHEMA });
+}
+
+export const listTools: MethodEntry = {
+  available: (handler) => capability(handler, 'tools'),
+  handle(params, _context, handler) {
+    const tools = handler.deps.tools;
+    const all = cachedView(views, tools, () => tools.list().map(wireTool));
+    const { page, nextCursor } = paginate(all, params['cursor'], handler.deps.options?.pageSize);
+    return nextCursor === undefined ? { tools: page } : { tools: page, nextCursor };
+  },
+};
+
+/** Per-tool timeouts are declared in the tool's `_meta`-free options and stored on the tool object. */
+function toolTimeout(tool: unknown): number | undefined {
+  const value = (tool as { timeoutMs?: unknown } | undefined)?.timeoutMs;
+  return typeof value === 'number' && value > 0 ? value : undefined;
+}
+
+export const callTool: MethodEntry = {
+  available: (handler) => capability(handler, 'tools'),
+  timeoutMs: (handler, params) => {
+    const name = params['name'];
+    return typeof name === 'string' ? toolTimeout(handler.deps.tools.get(name)) : undefined;
+  },
+  onTimeout: (error) => ({ content: [{ type: 'text', text: error.message }], isError: true }),
+  async handle(params, context, handler) {
+    const name = requireString(params, 'name');
+    const args = optionalObject(params, 'arguments') ?? {};
+    try {
+      return await handler.deps.tools.call(name, args, context);
+    } catch (error) {
+      // Failures to find the tool, protocol errors and server bugs stay JSON-RPC errors.
+      if (error instanceof McpToolNotFoundError || error instanceof ToolOutputError || isJsonRpcProtocolError(error)) throw error;
+      if (context.signal.aborted && isJsonRpcProtocolError(context.signal.reason)) throw context.signal.reason;
+      return toolErrorResult(error, handler.deps.options?.maskErrors === true);
+    }
+  },
+};
+
+/** A tool's failure as a result the model can read (SEP-1303): never a stack trace. */
+export function toolErrorResult(error: unknown, mask: boolean): Record<string, unknown> {
+  if (error instanceof ToolError) {
+    const result: Record<string, unknown> = { content: [{ type: 'text', text: error.message }], isError: true };
+    if (error.structuredContent !== undefined) result['structuredContent'] = error.structuredContent;
+    return result;
+  }
+  const message = !mask && error instanceof Error && error.message ? error.message : 'Internal error';
+  return { content: [{ type: 'text', text: message }], isError: true };
+}

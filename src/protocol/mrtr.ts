@@ -1,0 +1,123 @@
+import type { ClientRequestOptions, InputBroker, RequestContext } from './context.js';
+import type { McpProtocolHandler } from './handler.js';
+import { openRequestState, signRequestState } from './request-state.js';
+
+/** Thrown into a handler whose round ended because it needs input from the client. */
+export class InputRequiredSignal extends Error {
+  override readonly name = 'InputRequiredSignal';
+  constructor() {
+    super('This round of the request ended: the client is asked for input and will retry');
+  }
+}
+
+const KIND: Record<string, string> = {
+  'elicitation/create': 'elicitation',
+  'sampling/createMessage': 'sampling',
+  'roots/list': 'roots',
+};
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A minimal shape check of an answer, so a malformed one is asked for again instead of reaching the handler. */
+function plausibleAnswer(method: string, answer: unknown): boolean {
+  if (!isObject(answer)) return false;
+  switch (method) {
+    case 'elicitation/create':
+      return answer['action'] === 'accept' || answer['action'] === 'decline' || answer['action'] === 'cancel';
+    case 'sampling/createMessage':
+      return typeof answer['role'] === 'string' && answer['content'] !== undefined;
+    case 'roots/list':
+      return Array.isArray(answer['roots']);
+    default:
+      return true;
+  }
+}
+
+function targetOf(method: string, params: Record<string, unknown>): string {
+  const name = params['name'] ?? params['uri'];
+  return typeof name === 'string' ? `${method} ${name}` : method;
+}
+
+/**
+ * Multi Round-Trip Requests (2026-07-28): `ctx.elicit/sample/listRoots`
+ * return the client's answer when this round carries it; otherwise the call
+ * is recorded and never settles, and once the handler has made every call it
+ * can make this round, the request ends with an InputRequiredResult listing
+ * them all, plus a signed `requestState` with the answers so far.
+ */
+export class MrtrBroker implements InputBroker {
+  readonly #handler: McpProtocolHandler;
+  readonly #target: string;
+  readonly #answers: Record<string, unknown>;
+  readonly kept: Record<string, unknown>;
+  readonly #pending: Record<string, { method: string; params: Record<string, unknown> }> = {};
+  readonly #counters: Record<string, number> = {};
+  #pendingCount = 0;
+  #announce: ((result: Record<string, unknown>) => void) | undefined;
+  /** True once this round ended with an InputRequiredResult. */
+  announced = false;
+  #scheduled = false;
+  readonly #rejectors: ((error: Error) => void)[] = [];
+
+  constructor(handler: McpProtocolHandler, method: string, params: Record<string, unknown>) {
+    this.#handler = handler;
+    this.#target = targetOf(method, params);
+    const options = handler.deps.options;
+    const state = params['requestState'];
+    const opened = state === undefined ? undefined : openRequestState(state, this.#target, options?.requestStateSecret);
+    const responses = isObject(params['inputResponses']) ? params['inputResponses'] : {};
+    this.#answers = { ...opened?.answers, ...responses };
+    this.kept = opened?.kept ?? {};
+  }
+
+  request(method: string, params: Record<string, unknown>, options: ClientRequestOptions, _context: RequestContext): Promise<unknown> {
+    const kind = KIND[method] ?? 'input';
+    const n = (this.#counters[kind] = (this.#counters[kind] ?? 0) + 1);
+    const key = options.key ?? `${kind}_${n}`;
+    const answer = this.#answers[key];
+    if (answer !== undefined && plausibleAnswer(method, answer)) return Promise.resolve(answer);
+    delete this.#answers[key];
+    this.#pending[key] = { method, params };
+    this.#pendingCount++;
+    this.#schedule();
+    return new Promise<unknown>((_, reject) => this.#rejectors.push(reject));
+  }
+
+  /** Resolves with the InputRequiredResult once this round has asked for everything it will. */
+  wait(): Promise<Record<string, unknown>> {
+    return new Promise((resolve) => {
+      this.#announce = resolve;
+      if (this.#pendingCount > 0) this.#schedule();
+    });
+  }
+
+  /** Rejects the calls left waiting so the handler's `finally` blocks run. */
+  release(): void {
+    const signal = new InputRequiredSignal();
+    for (const reject of this.#rejectors.splice(0)) reject(signal);
+  }
+
+  #schedule(): void {
+    if (this.#scheduled || this.#announce === undefined) return;
+    this.#scheduled = true;
+    // Let every call the handler starts in parallel register before answering.
+    setImmediate(() => {
+      this.#scheduled = false;
+      if (this.#pendingCount === 0 || this.#announce === undefined) return;
+      const options = this.#handler.deps.options;
+      const requestState = signRequestState(
+        { target: this.#target, answers: this.#answers, kept: this.kept, exp: Date.now() + (options?.requestStateTtlMs ?? 600_000) },
+        options?.requestStateSecret,
+      );
+      this.announced = true;
+      this.#announce({ resultType: 'input_required', inputRequests: { ...this.#pending }, requestState });
+    });
+  }
+}
+
+/** Only requests that may carry input (tools, prompts, resources) get a broker. */
+export function createMrtrBroker(handler: McpProtocolHandler, method: string, params: Record<string, unknown>): MrtrBroker | undefined {
+  return method === 'tools/call' || method === 'prompts/get' || method === 'resources/read' ? new MrtrBroker(handler, method, params) : undefined;
+}

@@ -1,0 +1,82 @@
+/**
+ * Every protocol revision mcpkit serves, and the per-revision differences, in
+ * one table. Everything else asks this file.
+ */
+
+export const LEGACY_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
+export const MODERN_VERSIONS = ['2026-07-28'] as const;
+export const SUPPORTED_VERSIONS = [...LEGACY_VERSIONS, ...MODERN_VERSIONS] as const;
+
+export type LegacyVersion = (typeof LEGACY_VERSIONS)[number];
+export type ModernVersion = (typeof MODERN_VERSIONS)[number];
+export type ProtocolVersion = LegacyVersion | ModernVersion;
+
+export const LATEST_LEGACY_VERSION: LegacyVersion = '2025-11-25';
+export const LATEST_VERSION: ProtocolVersion = '2026-07-28';
+/** What a Streamable HTTP request without `MCP-Protocol-Version` is assumed to speak. */
+export const DEFAULT_HTTP_VERSION: LegacyVersion = '2025-03-26';
+
+export interface Revision {
+  version: ProtocolVersion;
+  era: 'legacy' | 'modern';
+  /** Code for "resource not found": -32002 before 2026-07-28, -32602 from it. */
+  resourceNotFoundCode: number;
+  /** Results carry `resultType` and, where cacheable, `ttlMs`/`cacheScope`. */
+  resultType: boolean;
+  /** Fields that appeared in a revision and must not be sent to older clients. */
+  features: {
+    audio: boolean;
+    annotations: boolean;
+    structuredOutput: boolean;
+    titles: boolean;
+    icons: boolean;
+    resourceLinks: boolean;
+    elicitation: boolean;
+    urlElicitation: boolean;
+    batches: boolean;
+  };
+}
+
+const table: Record<ProtocolVersion, Revision> = {
+  '2024-11-05': rev('2024-11-05', 'legacy', { batches: true }),
+  '2025-03-26': rev('2025-03-26', 'legacy', { batches: true, audio: true, annotations: true }),
+  '2025-06-18': rev('2025-06-18', 'legacy', { audio: true, annotations: true, structuredOutput: true, titles: true, resourceLinks: true, elicitation: true }),
+  '2025-11-25': rev('2025-11-25', 'legacy', {
+    audio: true, annotations: true, structuredOutput: true, titles: true, resourceLinks: true, elicitation: true, icons: true, urlElicitation: true,
+  }),
+  '2026-07-28': rev('2026-07-28', 'modern', {
+    audio: true, annotations: true, structuredOutput: true, titles: true, resourceLinks: true, elicitation: true, icons: true, urlElicitation: true,
+  }),
+};
+
+function rev(version: ProtocolVersion, era: Revision['era'], features: Partial<Revision['features']>): Revision {
+  return {
+    version,
+    era,
+    resourceNotFoundCode: era === 'modern' ? -32602 : -32002,
+    resultType: era === 'modern',
+    features: {
+      audio: false, annotations: false, structuredOutput: false, titles: false, icons: false,
+      resourceLinks: false, elicitation: false, urlElicitation: false, batches: false, ...features,
+    },
+  };
+}
+
+export function isSupportedVersion(version: unknown): version is ProtocolVersion {
+  return typeof version === 'string' && Object.prototype.hasOwnProperty.call(table, version);
+}
+
+export function isLegacyVersion(version: unknown): version is LegacyVersion {
+  return (LEGACY_VERSIONS as readonly unknown[]).includes(version);
+}
+
+export function revision(version: ProtocolVersion): Revision {
+  return table[version];
+}
+
+/** Legacy negotiation: the requested version when we speak it, else our latest legacy one. */
+export function negotiateLegacyVersion(requested: unknown, accepted: readonly ProtocolVersion[] = LEGACY_VERSIONS): LegacyVersion {
+  if (isLegacyVersion(requested) && accepted.includes(requested)) return requested;
+  const legacy = accepted.filter(isLegacyVersion);
+  return legacy[legacy.length - 1] ?? LATEST_LEGACY_VERSION;
+}

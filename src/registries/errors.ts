@@ -1,0 +1,71 @@
+/** Raised when a key is registered twice: a composition mistake, caught at registration. */
+export class DuplicateRegistrationError extends Error {
+  override readonly name = 'DuplicateRegistrationError';
+  constructor(
+    readonly kind: string,
+    readonly key: string,
+  ) {
+    super(`${kind} "${key}" is already registered`);
+  }
+}
+
+export class McpToolNotFoundError extends Error {
+  override readonly name = 'McpToolNotFoundError';
+  constructor(readonly toolName: string) {
+    super(`Unknown tool: ${toolName}`);
+  }
+}
+
+export class McpResourceNotFoundError extends Error {
+  override readonly name = 'McpResourceNotFoundError';
+  constructor(readonly uri: string) {
+    super(`Resource not found: ${uri}`);
+  }
+}
+
+export class McpPromptNotFoundError extends Error {
+  override readonly name = 'McpPromptNotFoundError';
+  constructor(readonly promptName: string) {
+    super(`Unknown prompt: ${promptName}`);
+  }
+}
+
+/** A prompt was asked for without one of its required arguments. */
+export class McpPromptArgumentError extends Error {
+  override readonly name = 'McpPromptArgumentError';
+  constructor(
+    readonly promptName: string,
+    readonly missing: readonly string[],
+  ) {
+    super(`Prompt "${promptName}" is missing required argument${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`);
+  }
+}
+
+/**
+ * An error whose message is meant for the model: a tool throws it to report a
+ * failure the caller can act on. It is never masked.
+ */
+export class ToolError extends Error {
+  override readonly name: string = 'ToolError';
+  readonly structuredContent: Record<string, unknown> | undefined;
+  constructor(message: string, options?: { structuredContent?: Record<string, unknown>; cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.structuredContent = options?.structuredContent;
+  }
+}
+
+/** The arguments did not match the tool's input schema (reported to the model as a tool error). */
+export class ToolInputError extends ToolError {
+  override readonly name = 'ToolInputError';
+}
+
+/** A tool's structured output broke its own output schema: a server-side bug. */
+export class ToolOutputError extends Error {
+  override readonly name = 'ToolOutputError';
+  constructor(
+    readonly toolName: string,
+    readonly detail: string,
+  ) {
+    super(`Tool "${toolName}" returned structuredContent that does not match its outputSchema: ${detail}`);
+  }
+}

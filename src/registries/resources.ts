@@ -1,0 +1,71 @@
+import { UriTemplate } from '../protocol/uri-template.js';
+import { McpResourceNotFoundError } from './errors.js';
+import { KeyedRegistry } from './registry.js';
+import type { McpReadResult, McpResource, McpResourceTemplate } from './types.js';
+
+interface TemplateEntry<TContext> {
+  template: McpResourceTemplate<TContext>;
+  matcher: UriTemplate;
+}
+
+/** Resource templates by URI template; `match` finds the first (in registration order) that fits a URI. */
+export class McpResourceTemplateRegistry<TContext = unknown> extends KeyedRegistry<McpResourceTemplate<TContext>> {
+  readonly #matchers = new Map<string, UriTemplate>();
+
+  constructor() {
+    super('Resource template');
+  }
+
+  register(template: McpResourceTemplate<TContext>): void {
+    const matcher = new UriTemplate(template.uriTemplate);
+    this.add(template.uriTemplate, template);
+    this.#matchers.set(template.uriTemplate, matcher);
+  }
+
+  update(template: McpResourceTemplate<TContext>): void {
+    const matcher = new UriTemplate(template.uriTemplate);
+    this.replace(template.uriTemplate, template);
+    this.#matchers.set(template.uriTemplate, matcher);
+  }
+
+  override unregister(uriTemplate: string): boolean {
+    this.#matchers.delete(uriTemplate);
+    return super.unregister(uriTemplate);
+  }
+
+  match(uri: string): { entry: TemplateEntry<TContext>; variables: Record<string, string | string[]> } | undefined {
+    for (const template of this.list()) {
+      const matcher = this.#matchers.get(template.uriTemplate);
+      const variables = matcher?.match(uri);
+      if (matcher && variables) return { entry: { template, matcher }, variables };
+    }
+    return undefined;
+  }
+}
+
+/** Static resources by URI, with the templates that serve dynamic URIs beside them. */
+export class McpResourceRegistry<TContext = unknown> extends KeyedRegistry<McpResource<TContext>> {
+  readonly templates = new McpResourceTemplateRegistry<TContext>();
+
+  constructor() {
+    super('Resource');
+  }
+
+  register(resource: McpResource<TContext>): void {
+    if (typeof resource.uri !== 'string' || resource.uri.length === 0) throw new TypeError('A resource needs a non-empty string uri');
+    this.add(resource.uri, resource);
+  }
+
+  update(resource: McpResource<TContext>): void {
+    this.replace(resource.uri, resource);
+  }
+
+  /** A static resource wins over a template that also matches the URI. */
+  async read(uri: string, context?: TContext): Promise<McpReadResult> {
+    const resource = this.active(uri);
+    if (resource) return resource.read(context as TContext);
+    const found = this.templates.match(uri);
+    if (found) return found.entry.template.read(uri, found.variables, context as TContext);
+    throw new McpResourceNotFoundError(uri);
+  }
+}

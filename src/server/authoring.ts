@@ -1,0 +1,216 @@
+import type { RequestContext } from '../protocol/context.js';
+import type { McpPromptRegistry } from '../registries/prompts.js';
+import type { McpResourceRegistry } from '../registries/resources.js';
+import type { McpToolRegistry } from '../registries/tools.js';
+import type {
+  Annotations,
+  Completer,
+  Icon,
+  McpPromptArgument,
+  McpPromptMessage,
+  McpReadResult,
+  McpToolResult,
+  Meta,
+  ToolAnnotations,
+} from '../registries/types.js';
+import { compileSchema, type InferOutput, type SchemaInput } from '../schema/index.js';
+import { toCallToolResult } from './results.js';
+
+export interface ToolConfig<I extends SchemaInput | undefined = undefined, O extends SchemaInput | undefined = undefined> {
+  title?: string;
+  description?: string;
+  /** Any Standard Schema (zod 4, valibot, arktype…) or a raw JSON Schema object. */
+  input?: I;
+  /** Declares structured output: a plain object returned by the handler becomes `structuredContent`. */
+  output?: O;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: Meta;
+  /** Aborts the handler's signal and answers an error result after this long. */
+  timeoutMs?: number;
+}
+
+type Args<I> = I extends SchemaInput ? InferOutput<I> : Record<string, unknown>;
+type Structured<O> = O extends SchemaInput ? InferOutput<O> : never;
+
+export type ToolReturn<O> = string | McpToolResult | Structured<O>;
+export type ToolHandler<I, O> = (args: Args<I>, ctx: RequestContext) => ToolReturn<O> | Promise<ToolReturn<O>>;
+
+/** What a resource reader may return: text, bytes, one contents object, several, or a full result. */
+export type ResourceReturn = string | Uint8Array | McpReadResult | { contents: readonly Record<string, unknown>[] };
+
+export interface ResourceConfig {
+  name?: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  icons?: Icon[];
+  annotations?: Annotations;
+  _meta?: Meta;
+}
+
+export interface ResourceTemplateConfig extends Omit<ResourceConfig, 'size'> {
+  /** Completers for template variables, by variable name. */
+  complete?: Record<string, Completer<RequestContext>>;
+}
+
+export interface PromptConfig {
+  title?: string;
+  description?: string;
+  arguments?: McpPromptArgument[];
+  icons?: Icon[];
+  _meta?: Meta;
+  /** Completers for arguments, by argument name. */
+  complete?: Record<string, Completer<RequestContext>>;
+}
+
+export type PromptReturn = string | readonly McpPromptMessage[] | { messages: readonly McpPromptMessage[]; description?: string };
+
+/** Returned by `server.tool()`, `resource()`, `resourceTemplate()` and `prompt()`. */
+export interface RegisteredHandle<C, H> {
+  /** Changes the definition in place (keeps its position); clients get `list_changed`. */
+  update(changes: Partial<C> & { handler?: H }): void;
+  enable(): void;
+  disable(): void;
+  remove(): void;
+  readonly enabled: boolean;
+}
+
+function bytesToBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+/** Turns what a reader returned into what the registry hands the protocol. */
+function toReadResult(uri: string, mimeType: string | undefined, value: ResourceReturn): McpReadResult {
+  const withMime = <T extends Record<string, unknown>>(entry: T): T => (mimeType === undefined ? entry : { mimeType, ...entry });
+  if (typeof value === 'string') return withMime({ uri, text: value });
+  if (value instanceof Uint8Array) return withMime({ uri, blob: bytesToBase64(value) });
+  return value as McpReadResult;
+}
+
+function toMessages(value: PromptReturn): readonly McpPromptMessage[] {
+  if (typeof value === 'string') return [{ role: 'user', content: { type: 'text', text: value } }];
+  if (Array.isArray(value)) return value as readonly McpPromptMessage[];
+  return (value as { messages: readonly McpPromptMessage[] }).messages;
+}
+
+function handle<C, H>(
+  registry: { setEnabled(key: string, enabled: boolean): boolean; unregister(key: string): boolean; isEnabled(key: string): boolean },
+  key: string,
+  update: (changes: Partial<C> & { handler?: H }) => void,
+): RegisteredHandle<C, H> {
+  return {
+    update,
+    enable: () => void registry.setEnabled(key, true),
+    disable: () => void registry.setEnabled(key, false),
+    remove: () => void registry.unregister(key),
+    get enabled() {
+      return registry.isEnabled(key);
+    },
+  };
+}
+
+/** The friendly registration API over the seed-style registries. */
+export abstract class Authoring {
+  abstract readonly tools: McpToolRegistry<RequestContext>;
+  abstract readonly resources: McpResourceRegistry<RequestContext>;
+  abstract readonly prompts: McpPromptRegistry<RequestContext>;
+
+  /** Registers a tool. Arguments are validated against `input` before the handler runs. */
+  tool<I extends SchemaInput | undefined = undefined, O extends SchemaInput | undefined = undefined>(
+    name: string,
+    config: ToolConfig<I, O>,
+    handler: ToolHandler<I, O>,
+  ): RegisteredHandle<ToolConfig<I, O>, ToolHandler<I, O>> {
+    let current = { config, handler };
+    const build = (first: boolean): void => {
+      const { config: c, handler: h } = current;
+      const input = c.input === undefined ? undefined : compileSchema(c.input);
+      const output = c.output === undefined ? undefined : compileSchema(c.output);
+      const tool = {
+        name,
+        ...(c.title !== undefined && { title: c.title }),
+        ...(c.description !== undefined && { description: c.description }),
+        inputSchema: (input?.jsonSchema ?? { type: 'object' }) as Record<string, unknown>,
+        ...(output !== undefined && { outputSchema: output.jsonSchema as Record<string, unknown> }),
+        ...(c.annotations !== undefined && { annotations: c.annotations }),
+        ...(c.icons !== undefined && { icons: c.icons }),
+        ...(c._meta !== undefined && { _meta: c._meta }),
+        ...(c.timeoutMs !== undefined && { timeoutMs: c.timeoutMs }),
+        execute: async (args: Args<I>, ctx: RequestContext) => toCallToolResult(await h(args, ctx), output !== undefined),
+      };
+      const options = { ...(input && { input }), ...(output && { output }) };
+      if (first) this.tools.register(tool, options);
+      else this.tools.update(tool, options);
+    };
+    build(true);
+    return handle(this.tools, name, ({ handler: h, ...changes }) => {
+      current = { config: { ...current.config, ...changes }, handler: h ?? current.handler };
+      build(false);
+    });
+  }
+
+  /** Registers a static resource. The reader may return a string, bytes or contents objects. */
+  resource(uri: string, config: ResourceConfig, reader: (ctx: RequestContext) => ResourceReturn | Promise<ResourceReturn>): RegisteredHandle<ResourceConfig, typeof reader> {
+    let current = { config, reader };
+    const build = (first: boolean): void => {
+      const { config: c, reader: r } = current;
+      const resource = { ...c, uri, name: c.name ?? uri, read: async (ctx: RequestContext) => toReadResult(uri, c.mimeType, await r(ctx)) };
+      if (first) this.resources.register(resource);
+      else this.resources.update(resource);
+    };
+    build(true);
+    return handle(this.resources, uri, ({ handler, ...changes }) => {
+      current = { config: { ...current.config, ...changes }, reader: handler ?? current.reader };
+      build(false);
+    });
+  }
+
+  /** Registers an RFC 6570 resource template; the reader gets the matched variables. */
+  resourceTemplate(
+    uriTemplate: string,
+    config: ResourceTemplateConfig,
+    reader: (uri: string, variables: Record<string, string | string[]>, ctx: RequestContext) => ResourceReturn | Promise<ResourceReturn>,
+  ): RegisteredHandle<ResourceTemplateConfig, typeof reader> {
+    let current = { config, reader };
+    const build = (first: boolean): void => {
+      const { config: c, reader: r } = current;
+      const template = {
+        ...c,
+        uriTemplate,
+        name: c.name ?? uriTemplate,
+        read: async (uri: string, vars: Record<string, string | string[]>, ctx: RequestContext) => toReadResult(uri, c.mimeType, await r(uri, vars, ctx)),
+      };
+      if (first) this.resources.templates.register(template);
+      else this.resources.templates.update(template);
+    };
+    build(true);
+    return handle(this.resources.templates, uriTemplate, ({ handler, ...changes }) => {
+      current = { config: { ...current.config, ...changes }, reader: handler ?? current.reader };
+      build(false);
+    });
+  }
+
+  /** Registers a prompt; declared required arguments are checked before the handler runs. */
+  prompt(
+    name: string,
+    config: PromptConfig,
+    handler: (args: Record<string, string>, ctx: RequestContext) => PromptReturn | Promise<PromptReturn>,
+  ): RegisteredHandle<PromptConfig, typeof handler> {
+    let current = { config, handler };
+    const build = (first: boolean): void => {
+      const { config: c, handler: h } = current;
+      const prompt = { ...c, name, get: async (args: Record<string, string> | undefined, ctx: RequestContext) => toMessages(await h(args ?? {}, ctx)) };
+      if (first) this.prompts.register(prompt);
+      else this.prompts.update(prompt);
+    };
+    build(true);
+    return handle(this.prompts, name, ({ handler: h, ...changes }) => {
+      current = { config: { ...current.config, ...changes }, handler: h ?? current.handler };
+      build(false);
+    });
+  }
+}

@@ -1,0 +1,22 @@
+import type { McpToolResult } from '../registries/types.js';
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * What a tool handler may return, turned into a CallToolResult:
+ * a full result (has `content`, or `structuredContent`), a string (text content),
+ * or — when an output schema is declared — a plain object (structured content
+ * plus its JSON text). Anything else is serialised as JSON text.
+ */
+export function toCallToolResult(value: unknown, hasOutputSchema: boolean): McpToolResult {
+  if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
+  if (isObject(value)) {
+    if (Array.isArray(value['content'])) return value as McpToolResult;
+    if (hasOutputSchema) return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
+  }
+  if (value === undefined) return { content: [] };
+  // Numbers, booleans, arrays, objects without an output schema: their JSON text.
+  return { content: [{ type: 'text', text: JSON.stringify(value) ?? 'null' }] };
+}

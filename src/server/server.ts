@@ -1,0 +1,224 @@
+import type { ConnectionFactory, ConnectionOptions, McpConnection } from '../protocol/connection.js';
+import type { RequestContext } from '../protocol/context.js';
+import type { Logger, McpProtocolHandlerDeps, ProtocolOptions } from '../protocol/deps.js';
+import { McpProtocolHandler } from '../protocol/handler.js';
+import { buildServerMetadata, type McpServerMetadata } from '../protocol/metadata.js';
+import type { Middleware, MiddlewareFn } from '../protocol/middleware.js';
+import type { ServerCapabilities } from '../protocol/types.js';
+import { parseErrorResponse } from '../jsonrpc/errors.js';
+import { McpPromptRegistry } from '../registries/prompts.js';
+import { McpResourceRegistry } from '../registries/resources.js';
+import { McpToolRegistry } from '../registries/tools.js';
+import type { Icon } from '../registries/types.js';
+import { MemoryNotificationBus, type NotificationBus } from '../stores/bus.js';
+import type { McpTransport } from '../transports/transport.js';
+import { Authoring } from './authoring.js';
+
+export interface McpServerConfig extends ProtocolOptions {
+  name: string;
+  version: string;
+  title?: string;
+  description?: string;
+  websiteUrl?: string;
+  icons?: Icon[];
+  /** Guidance for the model about how to use this server. */
+  instructions?: string;
+  /** The transport `start()` connects (the first seed's shape). `connect()` attaches more. */
+  transport?: McpTransport;
+  /** Where mcpkit reports what goes wrong server-side (stderr by default; never stdout). */
+  logger?: Logger;
+  /** Capabilities to declare in addition to those derived from what is registered. */
+  capabilities?: ServerCapabilities;
+  /** The notification bus (default: in memory); share one across processes to fan changes out. */
+  bus?: NotificationBus;
+}
+
+const stderrLogger: Logger = {
+  error: (message, ...args) => console.error(message, ...args),
+  warn: (message, ...args) => console.error(message, ...args),
+};
+
+interface Attached {
+  transport: McpTransport;
+  connection: McpProtocolHandler;
+}
+
+/**
+ * An MCP server: the registries, the metadata, and the connections opened on
+ * it. One server serves any number of connections (stdio, HTTP sessions, the
+ * stateless endpoint) at once.
+ */
+export class McpServer extends Authoring implements ConnectionFactory {
+  readonly tools = new McpToolRegistry<RequestContext>();
+  readonly resources = new McpResourceRegistry<RequestContext>();
+  readonly prompts = new McpPromptRegistry<RequestContext>();
+  readonly config: McpServerConfig;
+  readonly #middleware: Middleware[] = [];
+  readonly #connections = new Set<McpProtocolHandler>();
+  readonly #attached: Attached[] = [];
+  readonly #rootsListeners = new Set<(info: { sessionId: string | undefined }) => void>();
+  readonly #bus: NotificationBus;
+  readonly #deps: McpProtocolHandlerDeps;
+  #metadata: { key: string; value: McpServerMetadata } | undefined;
+  #started = false;
+  #pendingLists = new Set<'tools' | 'resources' | 'prompts'>();
+  #flushScheduled = false;
+
+  constructor(config: McpServerConfig) {
+    super();
+    if (typeof config?.name !== 'string' || typeof config.version !== 'string') {
+      throw new TypeError('McpServer needs a config with a string name and version');
+    }
+    this.config = config;
+    this.#bus = config.bus ?? new MemoryNotificationBus();
+    this.#deps = {
+      tools: this.tools,
+      resources: this.resources,
+      prompts: this.prompts,
+      getMetadata: () => this.getMetadata(),
+      options: config,
+      middleware: this.#middleware,
+      logger: config.logger ?? stderrLogger,
+      bus: this.#bus,
+      hooks: {
+        onRootsListChanged: (info) => {
+          for (const listener of this.#rootsListeners) listener(info);
+        },
+      },
+    };
+    this.tools.onChange(() => this.#listChanged('tools'));
+    this.resources.onChange(() => this.#listChanged('resources'));
+    this.resources.templates.onChange(() => this.#listChanged('resources'));
+    this.prompts.onChange(() => this.#listChanged('prompts'));
+  }
+
+  /** Name, version, protocol version and capabilities: the one source `initialize` and `server/discover` read. */
+  getMetadata(): McpServerMetadata {
+    const key = `${this.tools.size}:${this.resources.size}:${this.resources.templates.size}:${this.prompts.size}`;
+    if (this.#metadata?.key === key) return this.#metadata.value;
+    const value = buildServerMetadata({
+      name: this.config.name,
+      version: this.config.version,
+      title: this.config.title,
+      description: this.config.description,
+      websiteUrl: this.config.websiteUrl,
+      icons: this.config.icons,
+      instructions: this.config.instructions,
+      capabilities: this.#capabilities(),
+    });
+    this.#metadata = { key, value };
+    return value;
+  }
+
+  /** Declared exactly when available: a capability appears once something provides it. */
+  #capabilities(): ServerCapabilities {
+    const extra = this.config.capabilities ?? {};
+    const caps: ServerCapabilities = {};
+    const hasResources = this.resources.size > 0 || this.resources.templates.size > 0;
+    const hasPrompts = this.prompts.size > 0;
+    if (this.tools.size > 0 || extra.tools) caps.tools = { listChanged: true, ...extra.tools };
+    if (hasResources || extra.resources) caps.resources = { subscribe: true, listChanged: true, ...extra.resources };
+    if (hasPrompts || extra.prompts) caps.prompts = { listChanged: true, ...extra.prompts };
+    caps.logging = {};
+    if (hasPrompts || this.resources.templates.size > 0 || extra.completions) caps.completions = {};
+    for (const [key, value] of Object.entries(extra)) if (caps[key] === undefined) caps[key] = value;
+    return caps;
+  }
+
+  /** Adds a middleware around every request, or around one method's requests. */
+  use(fn: MiddlewareFn): this;
+  use<M extends string>(method: M, fn: MiddlewareFn<M>): this;
+  use(methodOrFn: string | MiddlewareFn, fn?: MiddlewareFn): this {
+    if (typeof methodOrFn === 'function') this.#middleware.push({ method: undefined, fn: methodOrFn });
+    else if (fn) this.#middleware.push({ method: methodOrFn, fn: fn });
+    return this;
+  }
+
+  /** Opens a protocol connection (transports call this; one per stdio process or HTTP session). */
+  openConnection(options: ConnectionOptions = {}): McpConnection {
+    const connection = new McpProtocolHandler(this.#deps, options);
+    this.#connections.add(connection);
+    const close = connection.close.bind(connection);
+    connection.close = (reason?: string) => {
+      this.#connections.delete(connection);
+      close(reason);
+    };
+    return connection;
+  }
+
+  /** Serves this server over a transport (several may be attached at once). */
+  async connect(transport: McpTransport): Promise<void> {
+    const connection = this.openConnection({ send: (message) => transport.send(message) }) as McpProtocolHandler;
+    this.#attached.push({ transport, connection });
+    transport.onclose = () => {
+      connection.close('Transport closed');
+      const index = this.#attached.findIndex((a) => a.transport === transport);
+      if (index >= 0) this.#attached.splice(index, 1);
+    };
+    await transport.start(
+      async (message) => {
+        const response = await connection.handleMessage(message);
+        if (response !== undefined) await transport.send(response);
+      },
+      async (error) => {
+        this.config.logger?.error?.('MCP transport error', error);
+        await transport.send(parseErrorResponse(error.message));
+      },
+    );
+    this.#started = true;
+  }
+
+  isStarted(): boolean {
+    return this.#started;
+  }
+
+  /** Starts the configured transport (if any). */
+  async start(): Promise<void> {
+    if (this.#started) return;
+    if (this.config.transport) await this.connect(this.config.transport);
+    this.#started = true;
+  }
+
+  /** Closes every transport and connection. In-flight requests are aborted. */
+  async stop(): Promise<void> {
+    const attached = this.#attached.splice(0);
+    await Promise.all(attached.map(async ({ transport, connection }) => {
+      transport.onclose = undefined;
+      await transport.close();
+      connection.close('Server stopped');
+    }));
+    for (const connection of [...this.#connections]) connection.close('Server stopped');
+    this.#started = false;
+  }
+
+  /** Tells subscribers that a resource's content changed (`notifications/resources/updated`). */
+  async notifyResourceUpdated(uri: string): Promise<void> {
+    await this.#bus.publish({ type: 'resource_updated', uri });
+  }
+
+  /** Called when a client says its roots changed (`notifications/roots/list_changed`). */
+  onRootsListChanged(listener: (info: { sessionId: string | undefined }) => void): () => void {
+    this.#rootsListeners.add(listener);
+    return () => this.#rootsListeners.delete(listener);
+  }
+
+  /** Open connections (stdio processes, HTTP sessions, the stateless endpoint). */
+  get connectionCount(): number {
+    return this.#connections.size;
+  }
+
+  /** Several changes in one tick send one `list_changed` per list. */
+  #listChanged(list: 'tools' | 'resources' | 'prompts'): void {
+    // Nobody to tell: registrations made while setting up the server.
+    if (this.#connections.size === 0 && this.config.bus === undefined) return;
+    this.#pendingLists.add(list);
+    if (this.#flushScheduled) return;
+    this.#flushScheduled = true;
+    setTimeout(() => {
+      this.#flushScheduled = false;
+      const lists = [...this.#pendingLists];
+      this.#pendingLists.clear();
+      for (const l of lists) void Promise.resolve(this.#bus.publish({ type: 'list_changed', list: l })).catch(() => undefined);
+    }, 0);
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * The notification bus: how list changes and resource updates reach every
+ * connection and listen stream. In memory by default; a shared implementation
+ * (e.g. Redis pub/sub) makes several processes act as one server.
+ */
+export type BusEvent =
+  | { type: 'list_changed'; list: 'tools' | 'resources' | 'prompts' }
+  | { type: 'resource_updated'; uri: string };
+
+export type BusListener = (event: BusEvent) => void;
+
+export interface NotificationBus {
+  publish(event: BusEvent): void | Promise<void>;
+  /** Returns the unsubscribe function. */
+  subscribe(listener: BusListener): () => void;
+}
+
+export class MemoryNotificationBus implements NotificationBus {
+  readonly #listeners = new Set<BusListener>();
+
+  get listenerCount(): number {
+    return this.#listeners.size;
+  }
+
+  publish(event: BusEvent): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch {
+        // One broken listener must not starve the others.
+      }
+    }
+  }
+
+  subscribe(listener: BusListener): () => void {
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  }
+}
