@@ -1,0 +1,96 @@
+/** Web-standard adapter: (Request) => Promise<Response> for Bun, Deno, Workers, Hono. No protocol rules here. */
+import type { ConnectionFactory } from '../protocol/connection.js';
+import { createHttpEngine, type CloseOptions, type HttpEngine } from '../transports/http/engine.js';
+import type { BodyResult, HttpEngineOptions, HttpRequest, HttpResponse } from '../transports/http/types.js';
+
+export interface FetchHandler {
+  (request: Request): Promise<Response>;
+  readonly engine: HttpEngine;
+  close(options?: CloseOptions): Promise<void>;
+}
+
+const encoder = new TextEncoder();
+
+export function createFetchHandler(factory: ConnectionFactory, options: HttpEngineOptions = {}): FetchHandler {
+  const engine = createHttpEngine(factory, options);
+  const handler = async (incoming: Request): Promise<Response> => {
+    const url = new URL(incoming.url);
+    const controller = new AbortController();
+    if (incoming.signal.aborted) controller.abort();
+    else incoming.signal.addEventListener('abort', () => controller.abort(), { once: true });
+    const headers: Record<string, string> = {};
+    incoming.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    // Runtimes may keep Host only in the URL.
+    headers['host'] ??= url.host;
+    const request: HttpRequest = {
+      method: incoming.method.toUpperCase(),
+      path: url.pathname,
+      query: url.search.length > 0 ? url.search.slice(1) : '',
+      headers,
+      readBody: (limit) => readBody(incoming, limit),
+      signal: controller.signal,
+    };
+    return toResponse(await engine.handle(request), controller);
+  };
+  return Object.assign(handler, { engine, close: (closeOptions?: CloseOptions) => engine.close(closeOptions) });
+}
+
+async function readBody(request: Request, limit: number): Promise<BodyResult> {
+  if (Number(request.headers.get('content-length')) > limit) return { kind: 'too-large' };
+  const body = request.body;
+  if (body === null) return { kind: 'text', text: '' };
+  const reader = (body as ReadableStream<Uint8Array>).getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        void reader.cancel().catch(() => undefined);
+        return { kind: 'too-large' };
+      }
+      chunks.push(value);
+    }
+  } catch {
+    return { kind: 'failed' };
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return { kind: 'text', text: new TextDecoder().decode(bytes) };
+}
+
+function toResponse(response: HttpResponse, controller: AbortController): Response {
+  const { stream } = response;
+  if (stream === undefined) {
+    return new Response(response.body ?? null, { status: response.status, headers: response.headers });
+  }
+  let closed = false;
+  const body = new ReadableStream<Uint8Array>({
+    start(out) {
+      stream.start({
+        write(chunk) {
+          if (!closed) out.enqueue(encoder.encode(chunk));
+        },
+        end() {
+          if (closed) return;
+          closed = true;
+          out.close();
+        },
+      });
+    },
+    cancel() {
+      // The client stopped reading: it went away.
+      closed = true;
+      controller.abort();
+    },
+  });
+  return new Response(body, { status: response.status, headers: response.headers });
+}

@@ -1,0 +1,159 @@
+/** node:http adapter: IncomingMessage/ServerResponse ↔ the engine. No protocol rules here. */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ConnectionFactory } from '../protocol/connection.js';
+import { createHttpEngine, type CloseOptions, type HttpEngine } from '../transports/http/engine.js';
+import type { BodyResult, HeaderMap, HttpEngineOptions, HttpRequest, HttpResponse } from '../transports/http/types.js';
+
+export interface NodeHandler {
+  (req: IncomingMessage, res: ServerResponse): void;
+  readonly engine: HttpEngine;
+  /** Shuts the engine down (see HttpEngine.close). */
+  close(options?: CloseOptions): Promise<void>;
+}
+
+/** A `(req, res)` handler for node:http (and Express, whose parsed `req.body` it uses). */
+export function createNodeHandler(factory: ConnectionFactory, options: HttpEngineOptions = {}): NodeHandler {
+  const engine = createHttpEngine(factory, options);
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    void serve(engine, req, res);
+  };
+  return Object.assign(handler, { engine, close: (closeOptions?: CloseOptions) => engine.close(closeOptions) });
+}
+
+async function serve(engine: HttpEngine, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const controller = new AbortController();
+  // 'close' before the response finished means the client went away.
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const request: HttpRequest = {
+    method: req.method ?? 'GET',
+    path: q === -1 ? url : url.slice(0, q),
+    query: q === -1 ? '' : url.slice(q + 1),
+    // Node lower-cases names and joins repeats (set-cookie, the exception, is never read).
+    headers: req.headers as HeaderMap,
+    readBody: (limit) => readBody(req, limit),
+    signal: controller.signal,
+  };
+  const localPort = req.socket.localPort;
+  if (localPort !== undefined) request.localPort = localPort;
+  let response: HttpResponse;
+  try {
+    response = await engine.handle(request);
+  } catch {
+    response = { status: 500, headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}' };
+  }
+  write(res, response);
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
+  const parsed = (req as { body?: unknown }).body;
+  if (parsed !== undefined && req.readableEnded) {
+    // A body parser ran first (express.json(), express.text(), express.raw()).
+    if (typeof parsed === 'string') return Promise.resolve({ kind: 'text', text: parsed });
+    if (parsed instanceof Uint8Array) return Promise.resolve({ kind: 'text', text: Buffer.from(parsed).toString('utf8') });
+    return Promise.resolve({ kind: 'parsed', value: parsed });
+  }
+  const declared = Number(req.headers['content-length']);
+  if (declared > limit) return Promise.resolve({ kind: 'too-large' });
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (result: BodyResult): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onFail);
+      req.off('close', onFail);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) {
+        finish({ kind: 'too-large' });
+        req.resume(); // discard the rest
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => finish({ kind: 'text', text: Buffer.concat(chunks, size).toString('utf8') });
+    const onFail = (): void => finish({ kind: 'failed' });
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onFail);
+    req.on('close', onFail);
+  });
+}
+
+function write(res: ServerResponse, response: HttpResponse): void {
+  if (res.headersSent || res.destroyed) return;
+  const { stream, body } = response;
+  if (stream !== undefined) {
+    res.writeHead(response.status, response.headers);
+    res.flushHeaders();
+    stream.start({
+      write: (chunk) => {
+        if (!res.writableEnded && !res.destroyed) res.write(chunk);
+      },
+      end: () => {
+        if (!res.writableEnded) res.end();
+      },
+    });
+    return;
+  }
+  if (body !== undefined) response.headers['content-length'] = String(Buffer.byteLength(body));
+  res.writeHead(response.status, response.headers);
+  res.end(body);
+}
+
+export interface ListenOptions extends HttpEngineOptions {
+  /** Port to listen on (default 0: any free port; read it from the result). */
+  port?: number;
+  /** Interface to bind (default 127.0.0.1: local clients only). */
+  host?: string;
+}
+
+export interface McpHttpListener {
+  /** The MCP endpoint URL, e.g. http://127.0.0.1:3000/mcp. */
+  readonly url: string;
+  readonly port: number;
+  readonly server: Server;
+  readonly engine: HttpEngine;
+  /** Stops accepting, drains in-flight requests within `graceMs`, then closes every connection. */
+  close(options?: CloseOptions): Promise<void>;
+}
+
+/** Serves the MCP endpoint (default path /mcp) on a new node:http server. */
+export async function listen(factory: ConnectionFactory, options: ListenOptions = {}): Promise<McpHttpListener> {
+  const { port = 0, host = '127.0.0.1', path = '/mcp', ...engineOptions } = options;
+  const handler = createNodeHandler(factory, { ...engineOptions, path });
+  const server = createServer(handler);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const bound = (server.address() as AddressInfo).port;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${shownHost}:${bound}${path}`,
+    port: bound,
+    server,
+    engine: handler.engine,
+    close(closeOptions?: CloseOptions): Promise<void> {
+      closing ??= (async () => {
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        await handler.close(closeOptions);
+        server.closeIdleConnections();
+        server.closeAllConnections();
+        await stopped;
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,32 @@
+/**
+ * `mcpkit/http`: Streamable HTTP for any ConnectionFactory (an McpServer).
+ * createNodeHandler / listen for node:http, createFetchHandler for
+ * Web-standard runtimes, the engine for other hosts, and the store contracts.
+ */
+export { createNodeHandler, listen } from './adapters/node.js';
+export type { ListenOptions, McpHttpListener, NodeHandler } from './adapters/node.js';
+export { createFetchHandler } from './adapters/fetch.js';
+export type { FetchHandler } from './adapters/fetch.js';
+export {
+  createHttpEngine,
+  DEFAULT_KEEP_ALIVE_MS,
+  DEFAULT_MAX_BATCH_SIZE,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_SESSIONS,
+} from './transports/http/engine.js';
+export type { CloseOptions, HttpEngine } from './transports/http/engine.js';
+export type {
+  BodyResult,
+  ChunkSink,
+  HeaderMap,
+  HttpEngineOptions,
+  HttpRequest,
+  HttpResponse,
+  LegacySseOptions,
+  ResponseMode,
+  ResponseStream,
+} from './transports/http/types.js';
+export { LOOPBACK_HOSTS } from './transports/http/security.js';
+export type { EventStore, MaybePromise, ReplayWriter, SessionStore } from './stores/contracts.js';
+export { MemoryEventStore, MemorySessionStore } from './stores/memory.js';
+export type { MemoryEventStoreOptions, MemorySessionStoreOptions } from './stores/memory.js';

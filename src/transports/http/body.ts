@@ -1,0 +1,41 @@
+/** Reading and parsing a POST body under the size and batch limits. */
+import { ErrorCode } from '../../jsonrpc/errors.js';
+import { httpError, parseError } from './errors.js';
+import type { HttpRequest, HttpResponse } from './types.js';
+
+export type PayloadResult = { ok: true; payload: unknown } | { ok: false; response: HttpResponse };
+
+export async function readPayload(request: HttpRequest, maxBodyBytes: number, maxBatchSize: number): Promise<PayloadResult> {
+  const body = await request.readBody(maxBodyBytes);
+  let payload: unknown;
+  switch (body.kind) {
+    case 'too-large':
+      return {
+        ok: false,
+        response: httpError(413, ErrorCode.InvalidRequest, `Payload too large: the body exceeds ${maxBodyBytes} bytes (maxBodyBytes)`),
+      };
+    case 'failed':
+      return { ok: false, response: httpError(400, ErrorCode.InvalidRequest, 'Bad request: the request body could not be read') };
+    case 'parsed':
+      payload = body.value;
+      break;
+    case 'text':
+      if (body.text.trim() === '') return { ok: false, response: parseError('the body is empty; send a JSON-RPC message') };
+      try {
+        payload = JSON.parse(body.text);
+      } catch (error) {
+        return { ok: false, response: parseError(error instanceof Error ? error.message : 'invalid JSON') };
+      }
+  }
+  if (Array.isArray(payload) && payload.length > maxBatchSize) {
+    return {
+      ok: false,
+      response: httpError(
+        400,
+        ErrorCode.InvalidRequest,
+        `Invalid Request: the batch holds ${payload.length} messages, more than the limit of ${maxBatchSize} (maxBatchSize)`,
+      ),
+    };
+  }
+  return { ok: true, payload };
+}

@@ -1,0 +1,190 @@
+/**
+ * One POST being answered. The answer is JSON unless the request emits a
+ * message before its result (or the mode is 'sse'): then, at that first
+ * message, the response becomes an SSE stream. Nothing of SSE is allocated for
+ * a request that answers in JSON.
+ */
+import { errorResponseFrom } from '../../jsonrpc/errors.js';
+import type { JsonRpcMessage } from '../../jsonrpc/message.js';
+import type { AuthInfo, HandleResult, McpConnection, MessageExtra } from '../../protocol/connection.js';
+import type { EngineContext, InflightCall } from './context.js';
+import { JSON_HEADERS, modernErrorStatus, shuttingDown } from './errors.js';
+import type { HttpSession } from './sessions.js';
+import { EventStream, SSE_HEADERS, SseConnection } from './sse.js';
+import type { HttpRequest, HttpResponse } from './types.js';
+
+/** Where a POST's messages are handled. */
+export interface CallTarget {
+  connection: McpConnection;
+  /** The session the request belongs to (stateful requests only). */
+  session: HttpSession | undefined;
+  /** A 2026-07-28 request: errors map to HTTP statuses, streams are not resumable. */
+  modern: boolean;
+  /** This request is the initialize that opened `session`. */
+  opensSession: boolean;
+}
+
+export interface CallInput {
+  payload: unknown;
+  /** The payload holds at least one request (else success is 202). */
+  hasRequest: boolean;
+  protocolVersion: string | undefined;
+  authInfo: AuthInfo | undefined;
+}
+
+export class PostCall implements InflightCall {
+  private resolve: ((response: HttpResponse) => void) | undefined;
+  private stream: EventStream | undefined;
+  private connectionOut: SseConnection | undefined;
+  private done = false;
+  private readonly controller = new AbortController();
+
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly request: HttpRequest,
+    private readonly target: CallTarget,
+  ) {}
+
+  run(input: CallInput): Promise<HttpResponse> {
+    const { ctx, target, request } = this;
+    const extra: MessageExtra = {
+      send: this.onMessage,
+      signal: this.controller.signal,
+      requestInfo: { headers: request.headers },
+    };
+    if (input.protocolVersion !== undefined) extra.protocolVersion = input.protocolVersion;
+    if (input.authInfo !== undefined) extra.authInfo = input.authInfo;
+    if (this.resumable) extra.closeStream = this.closeStream;
+
+    ctx.track(this);
+    if (target.session !== undefined) target.session.inflight++;
+    if (request.signal.aborted) this.onDisconnect();
+    else request.signal.addEventListener('abort', this.onDisconnect, { once: true });
+
+    return new Promise<HttpResponse>((resolve) => {
+      this.resolve = resolve;
+      if (ctx.responseMode === 'sse' && input.hasRequest) this.startStream();
+      target.connection.handleMessage(input.payload, extra).then(
+        (result) => this.complete(result, input.hasRequest),
+        (error: unknown) => this.complete([errorResponseFrom(null, error)], input.hasRequest),
+      );
+    });
+  }
+
+  cancel(reason: string): void {
+    this.controller.abort(new Error(reason));
+    if (this.stream !== undefined) this.stream.abort();
+    else this.respond(shuttingDown());
+    this.finishCall();
+  }
+
+  /** Streams of a session survive a dropped connection when there is an event log. */
+  private get resumable(): boolean {
+    return this.target.session !== undefined && !this.target.modern && this.ctx.eventStore !== undefined;
+  }
+
+  private readonly onMessage = (message: JsonRpcMessage): void => {
+    if (this.done || this.ctx.responseMode === 'json') {
+      // No stream of our own: the session's standalone stream, if any.
+      this.target.session?.send(message);
+      return;
+    }
+    this.stream ??= this.startStream();
+    this.stream.send(message);
+  };
+
+  private readonly closeStream = (options?: { retryMs?: number }): void => {
+    if (this.done) return;
+    const stream = this.stream ?? this.startStream();
+    stream.closeConnection(options?.retryMs);
+  };
+
+  private readonly onDisconnect = (): void => {
+    const stream = this.stream;
+    const connection = this.connectionOut;
+    if (stream !== undefined && connection !== undefined && stream.resumable) {
+      // 2025-11-25: a dropped connection is not a cancellation; the client may resume.
+      stream.detach(connection);
+      return;
+    }
+    connection?.drop();
+    this.controller.abort(new Error('client disconnected'));
+  };
+
+  private startStream(): EventStream {
+    const session = this.target.session;
+    const resumable = this.resumable;
+    const stream = new EventStream(session?.nextStreamId() ?? '', resumable ? this.ctx.eventStore : undefined);
+    const connection = new SseConnection();
+    this.stream = stream;
+    this.connectionOut = connection;
+    stream.attach(connection);
+    if (resumable && session !== undefined) {
+      session.live.set(stream.id, stream);
+      stream.onFinish = () => session.live.delete(stream.id);
+      stream.prime();
+    }
+    this.respond({ status: 200, headers: this.headers(SSE_HEADERS), stream: connection });
+    return stream;
+  }
+
+  private complete(result: HandleResult, hasRequest: boolean): void {
+    if (this.done) return;
+    const { session, opensSession } = this.target;
+    if (opensSession && session !== undefined && !isSuccess(result)) {
+      // A failed initialize leaves no session behind.
+      void this.ctx.sessions.end(session, 'initialize failed').catch(() => undefined);
+    }
+    const stream = this.stream;
+    if (stream !== undefined) {
+      if (Array.isArray(result)) for (const response of result) stream.send(response);
+      else if (result !== undefined) stream.send(result);
+      stream.finish();
+    } else {
+      this.respond(this.jsonAnswer(result, hasRequest));
+    }
+    this.finishCall();
+  }
+
+  private jsonAnswer(result: HandleResult, hasRequest: boolean): HttpResponse {
+    const keepSession = !this.target.opensSession || isSuccess(result);
+    if (result === undefined) return { status: 202, headers: keepSession ? this.headers() : {} };
+    let status = 200;
+    if (!hasRequest) status = 400; // only notifications/responses, and they were refused
+    else if (this.target.modern && !Array.isArray(result) && 'error' in result) status = modernErrorStatus(result.error.code);
+    return {
+      status,
+      headers: keepSession ? this.headers(JSON_HEADERS) : { ...JSON_HEADERS },
+      body: JSON.stringify(result),
+    };
+  }
+
+  private headers(base?: Readonly<Record<string, string>>): Record<string, string> {
+    const headers: Record<string, string> = base === undefined ? {} : { ...base };
+    const session = this.target.session;
+    if (session !== undefined) headers['mcp-session-id'] = session.id;
+    return headers;
+  }
+
+  private respond(response: HttpResponse): void {
+    const resolve = this.resolve;
+    this.resolve = undefined;
+    resolve?.(response);
+  }
+
+  private finishCall(): void {
+    if (this.done) return;
+    this.done = true;
+    this.request.signal.removeEventListener('abort', this.onDisconnect);
+    this.ctx.untrack(this);
+    const session = this.target.session;
+    if (session !== undefined) {
+      session.inflight--;
+      this.ctx.sessions.touch(session);
+    }
+  }
+}
+
+function isSuccess(result: HandleResult): boolean {
+  return result !== undefined && !Array.isArray(result) && 'result' in result;
+}

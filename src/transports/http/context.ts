@@ -1,0 +1,30 @@
+/** What the engine's request handlers share: resolved options and live state. */
+import type { AuthInfo, ConnectionFactory, McpConnection } from '../../protocol/connection.js';
+import type { EventStore } from '../../stores/contracts.js';
+import type { SessionRegistry } from './sessions.js';
+import type { HttpRequest, ResponseMode } from './types.js';
+
+/** A request being handled, as shutdown sees it. */
+export interface InflightCall {
+  /** Aborts the handler and ends the response. */
+  cancel(reason: string): void;
+}
+
+export interface EngineContext {
+  readonly factory: ConnectionFactory;
+  readonly responseMode: ResponseMode;
+  readonly stateless: boolean;
+  readonly maxBodyBytes: number;
+  readonly maxBatchSize: number;
+  readonly maxSessions: number;
+  readonly keepAliveMs: number;
+  readonly eventStore: EventStore | undefined;
+  readonly sessions: SessionRegistry;
+  readonly protocolVersions: readonly string[];
+  readonly authenticate: ((request: HttpRequest) => AuthInfo | undefined | Promise<AuthInfo | undefined>) | undefined;
+  /** The one connection serving stateless and modern requests, opened on first use. */
+  sharedConnection(): McpConnection;
+  track(call: InflightCall): void;
+  untrack(call: InflightCall): void;
+  readonly closing: boolean;
+}

@@ -1,0 +1,176 @@
+/**
+ * The Streamable HTTP engine: protocol-agnostic request handling written once
+ * over HttpRequest/HttpResponse. Adapters translate; the ConnectionFactory (an
+ * McpServer) does every JSON-RPC and MCP rule.
+ */
+import { ErrorCode, isJsonRpcProtocolError } from '../../jsonrpc/errors.js';
+import type { AuthInfo, ConnectionFactory, McpConnection } from '../../protocol/connection.js';
+import type { EventStore, SessionStore } from '../../stores/contracts.js';
+import { MemoryEventStore, MemorySessionStore } from '../../stores/memory.js';
+import type { EngineContext, InflightCall } from './context.js';
+import { httpError, methodNotAllowed, missingSession, sessionNotFound, shuttingDown } from './errors.js';
+import { handleGet } from './get.js';
+import { DEFAULT_PROTOCOL_VERSIONS } from './headers.js';
+import { LegacySseEndpoint } from './legacy-sse.js';
+import { handlePost } from './post.js';
+import { createRebindingGuard, type RequestGuard } from './security.js';
+import { SessionRegistry, type HttpSession } from './sessions.js';
+import type { HttpEngineOptions, HttpRequest, HttpResponse, ResponseMode } from './types.js';
+
+export interface CloseOptions {
+  /** How long in-flight requests may run before they are aborted (default 5,000 ms). */
+  graceMs?: number;
+}
+
+export interface HttpEngine {
+  handle(request: HttpRequest): Promise<HttpResponse>;
+  /** Stops accepting (503), lets in-flight requests finish within the grace period, then aborts them and ends every session. */
+  close(options?: CloseOptions): Promise<void>;
+  readonly closed: boolean;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_MAX_BATCH_SIZE = 100;
+export const DEFAULT_MAX_SESSIONS = 10_000;
+export const DEFAULT_KEEP_ALIVE_MS = 25_000;
+
+export function createHttpEngine(factory: ConnectionFactory, options: HttpEngineOptions = {}): HttpEngine {
+  return new Engine(factory, options);
+}
+
+class Engine implements HttpEngine, EngineContext {
+  readonly responseMode: ResponseMode;
+  readonly stateless: boolean;
+  readonly maxBodyBytes: number;
+  readonly maxBatchSize: number;
+  readonly maxSessions: number;
+  readonly keepAliveMs: number;
+  readonly eventStore: EventStore | undefined;
+  readonly sessions: SessionRegistry;
+  readonly protocolVersions: readonly string[];
+  readonly authenticate: HttpEngineOptions['authenticate'];
+  closing = false;
+
+  private readonly path: string | undefined;
+  private readonly guard: RequestGuard | undefined;
+  private readonly legacy: LegacySseEndpoint | undefined;
+  private shared: McpConnection | undefined;
+  private readonly calls = new Set<InflightCall>();
+  private idle: (() => void) | undefined;
+
+  constructor(
+    readonly factory: ConnectionFactory,
+    options: HttpEngineOptions,
+  ) {
+    this.responseMode = options.responseMode ?? 'auto';
+    this.stateless = options.stateless ?? false;
+    this.maxBodyBytes = positive(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes');
+    this.maxBatchSize = positive(options.maxBatchSize, DEFAULT_MAX_BATCH_SIZE, 'maxBatchSize');
+    this.maxSessions = positive(options.maxSessions, DEFAULT_MAX_SESSIONS, 'maxSessions');
+    this.keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
+    this.protocolVersions = options.protocolVersions ?? DEFAULT_PROTOCOL_VERSIONS;
+    this.authenticate = options.authenticate;
+    this.path = options.path;
+    // Resumability needs sessions: stateless streams cannot be resumed.
+    this.eventStore =
+      options.eventStore === false || this.stateless ? undefined : (options.eventStore ?? new MemoryEventStore());
+    const store =
+      (options.sessionStore as SessionStore<HttpSession> | undefined) ??
+      new MemorySessionStore<HttpSession>(options.sessionIdleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.sessionIdleTimeoutMs });
+    this.sessions = new SessionRegistry(store, this.maxSessions, this.eventStore);
+    this.guard = createRebindingGuard(options);
+    const legacy = options.legacySse;
+    this.legacy = legacy === undefined || legacy === false ? undefined : new LegacySseEndpoint(this, legacy === true ? {} : legacy);
+  }
+
+  get closed(): boolean {
+    return this.closing;
+  }
+
+  async handle(request: HttpRequest): Promise<HttpResponse> {
+    try {
+      // Before any other work: a rebinding attempt learns nothing and costs nothing.
+      const forbidden = this.guard?.(request);
+      if (forbidden !== undefined) return forbidden;
+      if (this.closing) return shuttingDown();
+
+      let authInfo: AuthInfo | undefined;
+      if (this.authenticate !== undefined) {
+        try {
+          authInfo = await this.authenticate(request);
+        } catch (error) {
+          const message = isJsonRpcProtocolError(error) ? error.message : 'Unauthorized: the request carries no valid credentials';
+          return httpError(401, ErrorCode.InvalidRequest, message);
+        }
+      }
+
+      const legacy = this.legacy?.route(request, authInfo);
+      if (legacy !== undefined) return await legacy;
+      if (this.path !== undefined && request.path !== this.path) {
+        return httpError(404, ErrorCode.InvalidRequest, `Not found: the MCP endpoint is ${this.path}`);
+      }
+      switch (request.method) {
+        case 'POST':
+          return await handlePost(this, request, authInfo);
+        case 'GET':
+          return await handleGet(this, request);
+        case 'DELETE':
+          return await this.deleteSession(request);
+        default:
+          return methodNotAllowed(request.method, this.stateless ? 'POST' : 'GET, POST, DELETE');
+      }
+    } catch {
+      // Store or adapter failures: never a stack trace on the wire.
+      return httpError(500, ErrorCode.InternalError, 'Internal error');
+    }
+  }
+
+  private async deleteSession(request: HttpRequest): Promise<HttpResponse> {
+    if (this.stateless) return methodNotAllowed('DELETE', 'POST');
+    const id = request.headers['mcp-session-id'];
+    if (id === undefined) return missingSession();
+    const session = await this.sessions.get(id);
+    if (session === undefined || session.kind !== 'streamable') return sessionNotFound();
+    await this.sessions.end(session, 'session ended by the client');
+    return { status: 204, headers: {} };
+  }
+
+  sharedConnection(): McpConnection {
+    // One connection for every stateless request: nothing is allocated per request.
+    this.shared ??= this.factory.openConnection({ send: () => undefined });
+    return this.shared;
+  }
+
+  track(call: InflightCall): void {
+    this.calls.add(call);
+  }
+
+  untrack(call: InflightCall): void {
+    this.calls.delete(call);
+    if (this.calls.size === 0) this.idle?.();
+  }
+
+  async close(options: CloseOptions = {}): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    const graceMs = options.graceMs ?? 5_000;
+    if (this.calls.size > 0 && graceMs > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, graceMs);
+        this.idle = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    for (const call of [...this.calls]) call.cancel('server shutting down');
+    await this.sessions.closeAll('server shutting down');
+    this.shared?.close('server shutting down');
+  }
+}
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be a positive number, got ${value}`);
+  return value;
+}

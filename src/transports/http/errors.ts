@@ -1,0 +1,66 @@
+/** HTTP error answers: every one carries a JSON-RPC error object a person can act on. */
+import { ErrorCode } from '../../jsonrpc/errors.js';
+import type { JsonRpcErrorResponse, JsonRpcId } from '../../jsonrpc/message.js';
+import type { HttpResponse } from './types.js';
+
+/** MCP's code for an unsupported protocol revision (2026-07-28 schema). */
+export const UnsupportedProtocolVersion = -32022;
+
+export const JSON_HEADERS: Readonly<Record<string, string>> = { 'content-type': 'application/json' };
+
+export function httpError(
+  status: number,
+  code: number,
+  message: string,
+  options: { id?: JsonRpcId; data?: unknown; headers?: Record<string, string> } = {},
+): HttpResponse {
+  const body: JsonRpcErrorResponse = { jsonrpc: '2.0', id: options.id ?? null, error: { code, message } };
+  if (options.data !== undefined) body.error.data = options.data;
+  return {
+    status,
+    headers: options.headers === undefined ? { ...JSON_HEADERS } : { ...JSON_HEADERS, ...options.headers },
+    body: JSON.stringify(body),
+  };
+}
+
+export const badRequest = (message: string, id?: JsonRpcId): HttpResponse =>
+  httpError(400, ErrorCode.InvalidRequest, message, id === undefined ? {} : { id });
+
+export const parseError = (detail: string): HttpResponse =>
+  httpError(400, ErrorCode.ParseError, `Parse error: ${detail}`);
+
+export function methodNotAllowed(method: string, allow: string): HttpResponse {
+  return httpError(405, ErrorCode.InvalidRequest, `Method not allowed: ${method} is not served here (allowed: ${allow})`, {
+    headers: { allow },
+  });
+}
+
+export const sessionNotFound = (): HttpResponse =>
+  httpError(404, ErrorCode.InvalidRequest, 'Session not found: it expired or was ended; start a new session with initialize');
+
+export const missingSession = (id?: JsonRpcId): HttpResponse =>
+  httpError(400, ErrorCode.InvalidRequest, 'Bad request: missing Mcp-Session-Id header; send initialize first to open a session', id === undefined ? {} : { id });
+
+export const shuttingDown = (): HttpResponse =>
+  httpError(503, ErrorCode.InternalError, 'Service unavailable: the server is shutting down', { headers: { 'retry-after': '1' } });
+
+/**
+ * The HTTP status of a modern (2026-07-28) request answered with an error:
+ * unknown or removed methods are 404, invalid requests and header or
+ * capability mismatches 400.
+ */
+export function modernErrorStatus(code: number): number {
+  switch (code) {
+    case ErrorCode.MethodNotFound:
+      return 404;
+    case ErrorCode.ParseError:
+    case ErrorCode.InvalidRequest:
+    case ErrorCode.InvalidParams:
+    case -32020: // HeaderMismatch
+    case -32021: // MissingRequiredClientCapability
+    case UnsupportedProtocolVersion:
+      return 400;
+    default:
+      return 200;
+  }
+}

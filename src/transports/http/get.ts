@@ -1,0 +1,102 @@
+/**
+ * GET on the MCP endpoint: the session's standalone SSE stream, or, with
+ * Last-Event-ID, the resumption of any of the session's streams.
+ */
+import { ErrorCode } from '../../jsonrpc/errors.js';
+import type { JsonRpcMessage } from '../../jsonrpc/message.js';
+import type { EventStore } from '../../stores/contracts.js';
+import type { EngineContext } from './context.js';
+import { badRequest, httpError, methodNotAllowed, missingSession, sessionNotFound } from './errors.js';
+import { acceptedTypes, LEGACY_PROTOCOL_VERSIONS } from './headers.js';
+import { checkProtocolVersion } from './post.js';
+import type { HttpSession } from './sessions.js';
+import { SSE_HEADERS, SseConnection, sseEvent, type EventStream } from './sse.js';
+import type { HttpRequest, HttpResponse } from './types.js';
+
+export async function handleGet(ctx: EngineContext, request: HttpRequest): Promise<HttpResponse> {
+  // Without sessions there is nothing to push to (2026-07-28 has no GET stream).
+  if (ctx.stateless) return methodNotAllowed('GET', 'POST');
+  if (!acceptedTypes(request.headers['accept']).sse) {
+    return httpError(406, ErrorCode.InvalidRequest, 'Not acceptable: GET opens an SSE stream; send "Accept: text/event-stream"');
+  }
+  const id = request.headers['mcp-session-id'];
+  if (id === undefined) {
+    const version = request.headers['mcp-protocol-version'];
+    if (version !== undefined && !LEGACY_PROTOCOL_VERSIONS.includes(version)) return methodNotAllowed('GET', 'POST');
+    return missingSession();
+  }
+  const session = await ctx.sessions.get(id);
+  if (session === undefined || session.kind !== 'streamable') return sessionNotFound();
+  const badVersion = checkProtocolVersion(ctx, request);
+  if (badVersion !== undefined) return badVersion;
+  ctx.sessions.touch(session);
+
+  const lastEventId = request.headers['last-event-id'];
+  if (lastEventId !== undefined && ctx.eventStore !== undefined) return resume(ctx.eventStore, ctx.keepAliveMs, request, session, lastEventId);
+
+  const stream = session.standalone();
+  if (stream.attached) return standaloneConflict();
+  const connection = new SseConnection();
+  stream.attach(connection);
+  connection.keepAliveEvery(ctx.keepAliveMs);
+  stream.prime();
+  onClientGone(request, stream, connection);
+  return sseResponse(session, connection);
+}
+
+async function resume(
+  store: EventStore,
+  keepAliveMs: number,
+  request: HttpRequest,
+  session: HttpSession,
+  lastEventId: string,
+): Promise<HttpResponse> {
+  const missed: [string, JsonRpcMessage][] = [];
+  const streamId = await store.replayAfter(lastEventId, (eventId, message) => {
+    missed.push([eventId, message]);
+  });
+  // Another session's stream is as unknown to this one as an evicted event.
+  if (streamId === undefined || !streamId.startsWith(session.streamPrefix)) {
+    return badRequest(
+      `Bad request: Last-Event-ID "${lastEventId}" names no event of this session's streams (it may have expired); reconnect without Last-Event-ID`,
+    );
+  }
+  const connection = new SseConnection();
+  const written = new Set<string>();
+  const write = (eventId: string, message: JsonRpcMessage): void => {
+    if (written.has(eventId)) return;
+    written.add(eventId);
+    connection.write(sseEvent(JSON.stringify(message), eventId));
+  };
+
+  const isStandalone = streamId === session.standaloneId;
+  const live = isStandalone ? session.standalone() : session.live.get(streamId);
+  if (live === undefined) {
+    // The request already finished: replay what was missed, then end.
+    for (const [eventId, message] of missed) write(eventId, message);
+    connection.end();
+    return sseResponse(session, connection);
+  }
+  if (isStandalone && live.attached) return standaloneConflict();
+  await live.resume(connection, written, async () => {
+    for (const [eventId, message] of missed) write(eventId, message);
+    // Events recorded after the first replay and before the stream held its live ones.
+    await store.replayAfter(missed.at(-1)?.[0] ?? lastEventId, write);
+  });
+  if (isStandalone) connection.keepAliveEvery(keepAliveMs);
+  onClientGone(request, live, connection);
+  return sseResponse(session, connection);
+}
+
+function onClientGone(request: HttpRequest, stream: EventStream, connection: SseConnection): void {
+  if (request.signal.aborted) stream.detach(connection);
+  else request.signal.addEventListener('abort', () => stream.detach(connection), { once: true });
+}
+
+function sseResponse(session: HttpSession, connection: SseConnection): HttpResponse {
+  return { status: 200, headers: { ...SSE_HEADERS, 'mcp-session-id': session.id }, stream: connection };
+}
+
+function standaloneConflict(): HttpResponse {
+  return httpError(409, ErrorCode.InvalidRequest, 'Conflict: this session already has an open GET stream; only one standalone stream per session is allowed');
+}

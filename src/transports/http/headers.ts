@@ -1,0 +1,73 @@
+/** Header rules of Streamable HTTP: media types, protocol versions, ids. */
+
+/** Revisions that use `initialize` and (over HTTP) sessions. */
+export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
+
+/** Every revision mcpkit serves. */
+export const DEFAULT_PROTOCOL_VERSIONS: readonly string[] = [...LEGACY_PROTOCOL_VERSIONS, '2026-07-28'];
+
+/** What a request without `MCP-Protocol-Version` is taken to speak (2025-06-18 §Protocol Version Header). */
+export const ASSUMED_PROTOCOL_VERSION = '2025-03-26';
+
+/** The `_meta` key that marks a modern (2026-07-28) request. */
+export const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
+
+export interface AcceptedTypes {
+  json: boolean;
+  sse: boolean;
+}
+
+/**
+ * Which of our two response types an `Accept` header allows. Wildcards count;
+ * `q=0` excludes. A missing header accepts anything (RFC 9110 §12.5.1).
+ */
+export function acceptedTypes(accept: string | undefined): AcceptedTypes {
+  if (accept === undefined) return { json: true, sse: true };
+  let json = false;
+  let sse = false;
+  for (const part of accept.split(',')) {
+    const semi = part.indexOf(';');
+    const type = (semi === -1 ? part : part.slice(0, semi)).trim().toLowerCase();
+    if (semi !== -1 && /;\s*q\s*=\s*0(?:\.0*)?\s*(?:;|$)/i.test(part.slice(semi))) continue;
+    if (type === '*/*') {
+      json = true;
+      sse = true;
+    } else if (type === 'application/json' || type === 'application/*') {
+      json = true;
+    } else if (type === 'text/event-stream' || type === 'text/*') {
+      sse = true;
+    }
+  }
+  return { json, sse };
+}
+
+/** `application/json`, with any parameters (charset) allowed. */
+export function isJsonContentType(contentType: string | undefined): boolean {
+  if (contentType === undefined) return false;
+  const semi = contentType.indexOf(';');
+  return (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase() === 'application/json';
+}
+
+/** Session ids are visible ASCII only (0x21–0x7E), and of sane length. */
+export function isValidSessionId(id: string): boolean {
+  if (id.length === 0 || id.length > 256) return false;
+  for (let i = 0; i < id.length; i++) {
+    const c = id.charCodeAt(i);
+    if (c < 0x21 || c > 0x7e) return false;
+  }
+  return true;
+}
+
+/** A cryptographically random session id (a UUID: visible ASCII). */
+export function mintSessionId(): string {
+  return crypto.randomUUID();
+}
+
+/** A short random token (hex) for stream ids. */
+export function randomToken(bytes = 8): string {
+  const buffer = new Uint8Array(bytes);
+  crypto.getRandomValues(buffer);
+  let out = '';
+  for (const b of buffer) out += b.toString(16).padStart(2, '0');
+  return out;
+}

@@ -1,0 +1,96 @@
+/**
+ * The deprecated HTTP+SSE transport of 2024-11-05, opt-in: `GET /sse` opens a
+ * stream whose first event names the POST endpoint; POSTs there are answered
+ * 202 and their responses travel on the stream.
+ */
+import { ErrorCode } from '../../jsonrpc/errors.js';
+import type { AuthInfo, MessageExtra } from '../../protocol/connection.js';
+import { readPayload } from './body.js';
+import type { EngineContext } from './context.js';
+import { badRequest, httpError, methodNotAllowed, sessionNotFound } from './errors.js';
+import { acceptedTypes, isJsonContentType } from './headers.js';
+import { SSE_HEADERS, SseConnection, sseEvent } from './sse.js';
+import type { HttpRequest, HttpResponse, LegacySseOptions } from './types.js';
+
+export class LegacySseEndpoint {
+  private readonly ssePath: string;
+  private readonly messagesPath: string;
+
+  constructor(
+    private readonly ctx: EngineContext,
+    options: LegacySseOptions,
+  ) {
+    this.ssePath = options.ssePath ?? '/sse';
+    this.messagesPath = options.messagesPath ?? '/messages';
+  }
+
+  /** Answers requests on the legacy paths; undefined for any other path. */
+  route(request: HttpRequest, authInfo: AuthInfo | undefined): Promise<HttpResponse> | undefined {
+    if (request.path === this.ssePath) {
+      return request.method === 'GET' ? this.open(request) : Promise.resolve(methodNotAllowed(request.method, 'GET'));
+    }
+    if (request.path === this.messagesPath) {
+      return request.method === 'POST' ? this.post(request, authInfo) : Promise.resolve(methodNotAllowed(request.method, 'POST'));
+    }
+    return undefined;
+  }
+
+  private async open(request: HttpRequest): Promise<HttpResponse> {
+    const { ctx } = this;
+    if (!acceptedTypes(request.headers['accept']).sse) {
+      return httpError(406, ErrorCode.InvalidRequest, 'Not acceptable: the SSE endpoint needs "Accept: text/event-stream"');
+    }
+    const session = await ctx.sessions.open('legacy-sse', ctx.factory);
+    if (session === undefined) {
+      return httpError(503, ErrorCode.InternalError, `Service unavailable: the server holds its maximum of ${ctx.maxSessions} sessions; retry later`, {
+        headers: { 'retry-after': '5' },
+      });
+    }
+    const connection = new SseConnection();
+    const stream = session.standalone();
+    stream.attach(connection);
+    connection.keepAliveEvery(ctx.keepAliveMs);
+    connection.write(sseEvent(`${this.messagesPath}?sessionId=${encodeURIComponent(session.id)}`, undefined, 'endpoint'));
+    // The stream is the session: when it closes, the session ends.
+    const end = (): void => {
+      void ctx.sessions.end(session, 'SSE stream closed').catch(() => undefined);
+    };
+    if (request.signal.aborted) end();
+    else request.signal.addEventListener('abort', end, { once: true });
+    return { status: 200, headers: { ...SSE_HEADERS }, stream: connection };
+  }
+
+  private async post(request: HttpRequest, authInfo: AuthInfo | undefined): Promise<HttpResponse> {
+    const { ctx } = this;
+    if (!isJsonContentType(request.headers['content-type'])) {
+      return httpError(415, ErrorCode.InvalidRequest, 'Unsupported media type: send the JSON-RPC message with "Content-Type: application/json"');
+    }
+    const id = new URLSearchParams(request.query).get('sessionId');
+    if (id === null) return badRequest('Bad request: missing sessionId query parameter; use the endpoint the SSE stream announced');
+    const session = await ctx.sessions.get(id);
+    if (session === undefined || session.kind !== 'legacy-sse') return sessionNotFound();
+    const parsed = await readPayload(request, ctx.maxBodyBytes, ctx.maxBatchSize);
+    if (!parsed.ok) return parsed.response;
+
+    const stream = session.standalone();
+    const extra: MessageExtra = {
+      send: (message) => stream.send(message),
+      requestInfo: { headers: request.headers },
+      protocolVersion: request.headers['mcp-protocol-version'] ?? '2024-11-05',
+    };
+    if (authInfo !== undefined) extra.authInfo = authInfo;
+    session.inflight++;
+    ctx.sessions.touch(session);
+    // Answer 202 now; the result follows on the stream (requests run concurrently).
+    void session.connection.handleMessage(parsed.payload, extra).then(
+      (result) => {
+        if (Array.isArray(result)) for (const response of result) stream.send(response);
+        else if (result !== undefined) stream.send(result);
+      },
+      () => undefined,
+    ).finally(() => {
+      session.inflight--;
+    });
+    return { status: 202, headers: {} };
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * POST on the MCP endpoint, as a pipeline of named steps:
+ * validate headers → find session → parse → route → validate modern request → dispatch.
+ * Each step either hands its result to the next or answers with an HTTP error.
+ */
+import type { JsonRpcId } from '../../jsonrpc/message.js';
+import type { AuthInfo } from '../../protocol/connection.js';
+import { readPayload } from './body.js';
+import { PostCall, type CallTarget } from './call.js';
+import type { EngineContext } from './context.js';
+import {
+  httpError,
+  missingSession,
+  sessionNotFound,
+  UnsupportedProtocolVersion,
+} from './errors.js';
+import {
+  acceptedTypes,
+  ASSUMED_PROTOCOL_VERSION,
+  isJsonContentType,
+  LEGACY_PROTOCOL_VERSIONS,
+  PROTOCOL_VERSION_META_KEY,
+} from './headers.js';
+import type { HttpSession } from './sessions.js';
+import { ErrorCode } from '../../jsonrpc/errors.js';
+import type { HttpRequest, HttpResponse } from './types.js';
+
+export async function handlePost(ctx: EngineContext, request: HttpRequest, authInfo: AuthInfo | undefined): Promise<HttpResponse> {
+  const rejected = validatePostHeaders(ctx, request);
+  if (rejected !== undefined) return rejected;
+
+  const found = await findSession(ctx, request);
+  if (found.response !== undefined) return found.response;
+
+  const parsed = await readPayload(request, ctx.maxBodyBytes, ctx.maxBatchSize);
+  if (!parsed.ok) return parsed.response;
+  const payload = parsed.payload;
+  const shape = peek(payload);
+
+  const routed = await route(ctx, request, found.session, shape);
+  if ('status' in routed) return routed;
+
+  if (routed.modern) {
+    const invalid = validateModernRequest(request, payload);
+    if (invalid !== undefined) return invalid;
+  }
+
+  const versionHeader = request.headers['mcp-protocol-version'];
+  return new PostCall(ctx, request, routed).run({
+    payload,
+    hasRequest: shape.hasRequest,
+    protocolVersion: routed.modern ? versionHeader : (versionHeader ?? ASSUMED_PROTOCOL_VERSION),
+    authInfo,
+  });
+}
+
+/** Step: Accept, Content-Type and (for session requests) MCP-Protocol-Version. */
+export function validatePostHeaders(ctx: EngineContext, request: HttpRequest): HttpResponse | undefined {
+  const accept = acceptedTypes(request.headers['accept']);
+  if (!accept.json || !accept.sse) {
+    return httpError(
+      406,
+      ErrorCode.InvalidRequest,
+      'Not acceptable: a POST must accept both application/json and text/event-stream (send "Accept: application/json, text/event-stream")',
+    );
+  }
+  if (!isJsonContentType(request.headers['content-type'])) {
+    return httpError(415, ErrorCode.InvalidRequest, 'Unsupported media type: send the JSON-RPC message with "Content-Type: application/json"');
+  }
+  // Without a session the request may be modern; the protocol handler checks its version.
+  if (!ctx.stateless && request.headers['mcp-session-id'] !== undefined) return checkProtocolVersion(ctx, request);
+  return undefined;
+}
+
+/** An unsupported MCP-Protocol-Version on a session request → 400 naming the supported ones. */
+export function checkProtocolVersion(ctx: EngineContext, request: HttpRequest): HttpResponse | undefined {
+  const version = request.headers['mcp-protocol-version'];
+  if (version === undefined || ctx.protocolVersions.includes(version)) return undefined;
+  return httpError(
+    400,
+    UnsupportedProtocolVersion,
+    `Bad request: unsupported MCP-Protocol-Version "${version}" (supported: ${ctx.protocolVersions.join(', ')})`,
+    { data: { supported: ctx.protocolVersions, requested: version } },
+  );
+}
+
+/** Step: the session named by Mcp-Session-Id, before the body is read (404 costs nothing). */
+async function findSession(
+  ctx: EngineContext,
+  request: HttpRequest,
+): Promise<{ session: HttpSession | undefined; response?: undefined } | { response: HttpResponse }> {
+  const id = request.headers['mcp-session-id'];
+  if (ctx.stateless || id === undefined) return { session: undefined };
+  const session = await ctx.sessions.get(id);
+  if (session === undefined || session.kind !== 'streamable') return { response: sessionNotFound() };
+  return { session };
+}
+
+interface PayloadShape {
+  /** The method of a single message. */
+  method: string | undefined;
+  /** The id of a single request (to echo in errors). */
+  id: JsonRpcId | undefined;
+  hasRequest: boolean;
+  /** Carries `_meta["io.modelcontextprotocol/protocolVersion"]`. */
+  modernMeta: boolean;
+}
+
+/** Looks at the payload only as far as routing needs; the protocol handler validates it. */
+function peek(payload: unknown): PayloadShape {
+  if (Array.isArray(payload)) {
+    let hasRequest = false;
+    let modernMeta = false;
+    for (const item of payload) {
+      if (isRequestLike(item)) hasRequest = true;
+      if (hasModernMeta(item)) modernMeta = true;
+    }
+    return { method: undefined, id: undefined, hasRequest, modernMeta };
+  }
+  if (typeof payload !== 'object' || payload === null) return { method: undefined, id: undefined, hasRequest: false, modernMeta: false };
+  const message = payload as Record<string, unknown>;
+  const method = typeof message['method'] === 'string' ? message['method'] : undefined;
+  const rawId = message['id'];
+  const id = typeof rawId === 'string' || typeof rawId === 'number' ? rawId : undefined;
+  return { method, id, hasRequest: isRequestLike(payload), modernMeta: hasModernMeta(payload) };
+}
+
+function isRequestLike(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && 'method' in value && 'id' in value;
+}
+
+function hasModernMeta(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const params = (value as { params?: unknown }).params;
+  if (typeof params !== 'object' || params === null) return false;
+  const meta = (params as { _meta?: unknown })._meta;
+  return typeof meta === 'object' && meta !== null && PROTOCOL_VERSION_META_KEY in meta;
+}
+
+/**
+ * Step: which connection handles the payload. A session request goes to its
+ * session; a modern (2026-07-28) or stateless one to the shared connection; an
+ * initialize without a session opens one.
+ */
+async function route(
+  ctx: EngineContext,
+  request: HttpRequest,
+  session: HttpSession | undefined,
+  shape: PayloadShape,
+): Promise<CallTarget | HttpResponse> {
+  if (session !== undefined) return { connection: session.connection, session, modern: false, opensSession: false };
+  const version = request.headers['mcp-protocol-version'];
+  const modern = shape.modernMeta || (version !== undefined && !LEGACY_PROTOCOL_VERSIONS.includes(version));
+  if (modern || ctx.stateless) return { connection: ctx.sharedConnection(), session: undefined, modern, opensSession: false };
+  if (shape.method === 'initialize' && shape.hasRequest) {
+    const opened = await ctx.sessions.open('streamable', ctx.factory);
+    if (opened === undefined) {
+      return httpError(
+        503,
+        ErrorCode.InternalError,
+        `Service unavailable: the server holds its maximum of ${ctx.maxSessions} sessions; retry later, and end unused sessions with DELETE`,
+        { headers: { 'retry-after': '5' }, ...(shape.id === undefined ? {} : { id: shape.id }) },
+      );
+    }
+    return { connection: opened.connection, session: opened, modern: false, opensSession: true };
+  }
+  return missingSession(shape.id);
+}
+
+/**
+ * Step: transport checks of a modern request before dispatch. The protocol
+ * handler validates `_meta` and versions; header↔body checks (SEP-2243:
+ * Mcp-Method, Mcp-Name, Mcp-Param-*) belong here.
+ */
+function validateModernRequest(_request: HttpRequest, _payload: unknown): HttpResponse | undefined {
+  return undefined;
+}

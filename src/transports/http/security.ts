@@ -1,0 +1,113 @@
+/**
+ * DNS-rebinding protection. A web page on evil.example can make a browser send
+ * requests to a name that resolves to 127.0.0.1; the browser then talks to a
+ * local MCP server with the attacker's Host (and Origin). Checking both against
+ * an allow-list, before any other work, refuses those requests.
+ */
+import { ErrorCode } from '../../jsonrpc/errors.js';
+import { httpError } from './errors.js';
+import type { HttpEngineOptions, HttpRequest, HttpResponse } from './types.js';
+
+/** The loopback names accepted by default. */
+export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
+
+interface HostRule {
+  name: string;
+  /** A fixed port, `'local'` for the port the request arrived on, or undefined for any port. */
+  port: number | 'local' | undefined;
+}
+
+interface ParsedHost {
+  name: string;
+  port: number | undefined;
+}
+
+/** Splits `name[:port]` (IPv6 literals in brackets); undefined when malformed. */
+export function parseHost(value: string): ParsedHost | undefined {
+  const host = value.trim().toLowerCase();
+  if (host.length === 0) return undefined;
+  let name: string;
+  let rest: string;
+  if (host.startsWith('[')) {
+    const close = host.indexOf(']');
+    if (close === -1) return undefined;
+    name = host.slice(0, close + 1);
+    rest = host.slice(close + 1);
+  } else {
+    const colon = host.lastIndexOf(':');
+    name = colon === -1 ? host : host.slice(0, colon);
+    rest = colon === -1 ? '' : host.slice(colon);
+  }
+  if (rest === '') return { name, port: undefined };
+  if (!/^:\d{1,5}$/.test(rest)) return undefined;
+  return { name, port: Number(rest.slice(1)) };
+}
+
+function matches(rules: readonly HostRule[], host: ParsedHost, defaultPort: number, localPort: number | undefined): boolean {
+  const port = host.port ?? defaultPort;
+  for (const rule of rules) {
+    if (rule.name !== host.name) continue;
+    if (rule.port === undefined) return true;
+    if (rule.port === 'local') {
+      if (localPort === undefined || localPort === port) return true;
+      continue;
+    }
+    if (rule.port === port) return true;
+  }
+  return false;
+}
+
+export type RequestGuard = (request: HttpRequest) => HttpResponse | undefined;
+
+/** Builds the Host/Origin check, or undefined when protection is off. */
+export function createRebindingGuard(options: HttpEngineOptions): RequestGuard | undefined {
+  if (options.dnsRebindingProtection === false) return undefined;
+  const rules: HostRule[] =
+    options.allowedHosts === undefined
+      ? LOOPBACK_HOSTS.map((name) => ({ name, port: 'local' as const }))
+      : options.allowedHosts.map((entry) => {
+          const parsed = parseHost(entry);
+          if (parsed === undefined) throw new TypeError(`allowedHosts: "${entry}" is not a host name with an optional port`);
+          return { name: parsed.name, port: parsed.port };
+        });
+  const origins =
+    options.allowedOrigins === undefined ? undefined : new Set(options.allowedOrigins.map(normalizeOrigin));
+  const hostList = (options.allowedHosts ?? LOOPBACK_HOSTS).join(', ');
+
+  return (request) => {
+    const hostHeader = request.headers['host'];
+    const host = hostHeader === undefined ? undefined : parseHost(hostHeader);
+    if (host === undefined || !matches(rules, host, 80, request.localPort)) {
+      return forbidden(
+        `Forbidden: Host "${hostHeader ?? ''}" is not allowed (allowed: ${hostList}). ` +
+          'This guards against DNS rebinding; add the name to allowedHosts if it is yours.',
+      );
+    }
+    const origin = request.headers['origin'];
+    if (origin === undefined) return undefined;
+    if (origins !== undefined ? origins.has(normalizeOrigin(origin)) : originMatchesHosts(origin, rules, request.localPort)) {
+      return undefined;
+    }
+    return forbidden(
+      `Forbidden: Origin "${origin}" is not allowed. ` +
+        'This guards against DNS rebinding; add it to allowedOrigins if pages from it may call this server.',
+    );
+  };
+}
+
+function normalizeOrigin(origin: string): string {
+  const lower = origin.trim().toLowerCase();
+  return lower.endsWith('/') ? lower.slice(0, -1) : lower;
+}
+
+function originMatchesHosts(origin: string, rules: readonly HostRule[], localPort: number | undefined): boolean {
+  const lower = normalizeOrigin(origin);
+  const scheme = lower.startsWith('http://') ? 'http://' : lower.startsWith('https://') ? 'https://' : undefined;
+  if (scheme === undefined) return false; // includes "null" (sandboxed frames, file:)
+  const host = parseHost(lower.slice(scheme.length));
+  return host !== undefined && matches(rules, host, scheme === 'http://' ? 80 : 443, localPort);
+}
+
+function forbidden(message: string): HttpResponse {
+  return httpError(403, ErrorCode.InvalidRequest, message);
+}

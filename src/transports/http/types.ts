@@ -1,0 +1,103 @@
+/**
+ * The minimal request/response abstraction the Streamable HTTP engine runs on.
+ * Adapters (node:http, fetch, Express) translate to and from it and hold no
+ * protocol rules of their own.
+ */
+import type { AuthInfo } from '../../protocol/connection.js';
+import type { EventStore, SessionStore } from '../../stores/contracts.js';
+
+/** Lower-cased header names; repeated headers joined with ", ". */
+export type HeaderMap = Readonly<Record<string, string | undefined>>;
+
+/** The outcome of reading a request body under a size limit. */
+export type BodyResult =
+  | { kind: 'text'; text: string }
+  /** A framework (e.g. Express with `express.json()`) already parsed the body. */
+  | { kind: 'parsed'; value: unknown }
+  | { kind: 'too-large' }
+  /** The client went away or the body could not be read. */
+  | { kind: 'failed' };
+
+export interface HttpRequest {
+  /** Upper-case HTTP method. */
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  /** The raw query string without `?` ('' when absent). */
+  query: string;
+  headers: HeaderMap;
+  /** Reads the whole body, stopping at `limit` bytes. Called at most once. */
+  readBody(limit: number): Promise<BodyResult>;
+  /** Aborts when the client disconnects before the response ends. */
+  signal: AbortSignal;
+  /** The local port the request arrived on, when the adapter knows it (DNS-rebinding defaults). */
+  localPort?: number;
+}
+
+/** Where a streamed response's chunks go; provided by the adapter. */
+export interface ChunkSink {
+  write(chunk: string): void;
+  end(): void;
+}
+
+/** A response body produced over time (SSE). */
+export interface ResponseStream {
+  /** The adapter calls this once, after sending the status and headers. */
+  start(sink: ChunkSink): void;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** A complete body; absent for empty responses and for streams. */
+  body?: string;
+  /** A streamed body (text/event-stream). */
+  stream?: ResponseStream;
+}
+
+export type ResponseMode = 'auto' | 'json' | 'sse';
+
+export interface LegacySseOptions {
+  /** The path of the SSE stream (default '/sse'). */
+  ssePath?: string;
+  /** The path clients POST to (default '/messages'). */
+  messagesPath?: string;
+}
+
+export interface HttpEngineOptions {
+  /** Only this path is served as the MCP endpoint (default: any path). */
+  path?: string;
+  /**
+   * How a request's answer is sent. 'auto' (default) answers JSON unless the
+   * request emits a message (progress, log, server→client request) before its
+   * result, in which case the response becomes an SSE stream at that moment.
+   */
+  responseMode?: ResponseMode;
+  /** Serve without sessions through one shared connection (default false). */
+  stateless?: boolean;
+  /** Largest accepted request body in bytes (default 4 MiB) → 413. */
+  maxBodyBytes?: number;
+  /** Most messages in one JSON-RPC batch (default 100) → 400. */
+  maxBatchSize?: number;
+  /** Most concurrent sessions (default 10,000); initialize beyond it → 503. */
+  maxSessions?: number;
+  /** Idle time before a session expires (default 30 minutes) when the default store is used. */
+  sessionIdleTimeoutMs?: number;
+  sessionStore?: SessionStore<unknown>;
+  /** Event log for resumable streams; default: a bounded memory store (stateful mode only). `false` disables resumability. */
+  eventStore?: EventStore | false;
+  /** SSE comment sent on idle standalone streams, in ms (default 25,000; 0 disables). */
+  keepAliveMs?: number;
+  /** Host/Origin checks against DNS rebinding (default true). */
+  dnsRebindingProtection?: boolean;
+  /** Accepted Host values: `name` (any port) or `name:port`. Default: loopback names on the local port. */
+  allowedHosts?: readonly string[];
+  /** Accepted Origin values (exact). Default: `http://` + each accepted host. */
+  allowedOrigins?: readonly string[];
+  /** Identifies the caller; the result reaches handlers as `authInfo`. Throwing answers 401. */
+  authenticate?: (request: HttpRequest) => AuthInfo | undefined | Promise<AuthInfo | undefined>;
+  /** Also serve the deprecated HTTP+SSE transport of 2024-11-05 (default false). */
+  legacySse?: boolean | LegacySseOptions;
+  /** Protocol revisions accepted in `MCP-Protocol-Version` on session requests. */
+  protocolVersions?: readonly string[];
+}
