@@ -47,7 +47,7 @@ export { buildServerMetadata, type McpServerMetadata } from './protocol/metadata
 export type { MethodTypes, MiddlewareContext, MiddlewareFn } from './protocol/middleware.js';
 export { ClientRequestError, ClientRequestTimeoutError } from './protocol/outbound.js';
 export type * from './protocol/types.js';
-export { UriTemplate, UriTemplateError } from './protocol/uri-template.js';
+export { UriTemplate, UriTemplateError } from './registries/uri-template.js';
 export {
   DEFAULT_HTTP_VERSION,
   LATEST_LEGACY_VERSION,

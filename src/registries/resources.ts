@@ -1,4 +1,4 @@
-import { UriTemplate } from '../protocol/uri-template.js';
+import { UriTemplate } from './uri-template.js';
 import { McpResourceNotFoundError } from './errors.js';
 import { KeyedRegistry } from './registry.js';
 import type { McpReadResult, McpResource, McpResourceTemplate } from './types.js';

@@ -516,12 +516,11 @@ describe('UriTemplate.match', () => {
     expect(new UriTemplate('file:///{+path}').match(`file:///${path}`)).toEqual({ path });
     const list = Array.from({ length: 3000 }, (_, i) => String(i));
     expect(new UriTemplate('x:{?list*}').match(new UriTemplate('x:{?list*}').expand({ list }))).toEqual({ list });
+    // Bounded by the test timeout, not a timing assertion: catastrophic backtracking would hang here.
     for (const [template, uri] of cases) {
       const t = new UriTemplate(template);
-      const started = performance.now();
-      t.match(uri);
-      t.match(uri.slice(0, -1));
-      expect(performance.now() - started, template).toBeLessThan(1000);
+      expect(t.match(uri), template).toBeUndefined();
+      expect(() => t.match(uri.slice(0, -1)), template).not.toThrow();
     }
   });
 });
