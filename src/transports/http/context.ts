@@ -22,8 +22,12 @@ export interface EngineContext {
   readonly sessions: SessionRegistry;
   readonly protocolVersions: readonly string[];
   readonly authenticate: ((request: HttpRequest) => AuthInfo | undefined | Promise<AuthInfo | undefined>) | undefined;
-  /** The one connection serving stateless and modern requests, opened on first use. */
-  sharedConnection(): McpConnection;
+  /**
+   * The connection serving requests without a session, opened on first use:
+   * one for modern (2026-07-28) requests and one for legacy stateless ones, so
+   * a legacy `initialize` never changes how modern requests are read.
+   */
+  sharedConnection(modern: boolean): McpConnection;
   track(call: InflightCall): void;
   untrack(call: InflightCall): void;
   readonly closing: boolean;

@@ -54,7 +54,8 @@ class Engine implements HttpEngine, EngineContext {
   private readonly path: string | undefined;
   private readonly guard: RequestGuard | undefined;
   private readonly legacy: LegacySseEndpoint | undefined;
-  private shared: McpConnection | undefined;
+  private sharedModern: McpConnection | undefined;
+  private sharedLegacy: McpConnection | undefined;
   private readonly calls = new Set<InflightCall>();
   private idle: (() => void) | undefined;
 
@@ -135,10 +136,10 @@ class Engine implements HttpEngine, EngineContext {
     return { status: 204, headers: {} };
   }
 
-  sharedConnection(): McpConnection {
-    // One connection for every stateless request: nothing is allocated per request.
-    this.shared ??= this.factory.openConnection({ send: () => undefined });
-    return this.shared;
+  sharedConnection(modern: boolean): McpConnection {
+    // Nothing is allocated per request: every stateless request of an era shares one connection.
+    if (modern) return (this.sharedModern ??= this.factory.openConnection({ send: ignore }));
+    return (this.sharedLegacy ??= this.factory.openConnection({ send: ignore }));
   }
 
   track(call: InflightCall): void {
@@ -165,9 +166,13 @@ class Engine implements HttpEngine, EngineContext {
     }
     for (const call of [...this.calls]) call.cancel('server shutting down');
     await this.sessions.closeAll('server shutting down');
-    this.shared?.close('server shutting down');
+    this.sharedModern?.close('server shutting down');
+    this.sharedLegacy?.close('server shutting down');
   }
 }
+
+/** Stateless connections have nowhere to send unsolicited messages. */
+const ignore = (): void => undefined;
 
 function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;

@@ -151,7 +151,7 @@ async function route(
   if (session !== undefined) return { connection: session.connection, session, modern: false, opensSession: false };
   const version = request.headers['mcp-protocol-version'];
   const modern = shape.modernMeta || (version !== undefined && !LEGACY_PROTOCOL_VERSIONS.includes(version));
-  if (modern || ctx.stateless) return { connection: ctx.sharedConnection(), session: undefined, modern, opensSession: false };
+  if (modern || ctx.stateless) return { connection: ctx.sharedConnection(modern), session: undefined, modern, opensSession: false };
   if (shape.method === 'initialize' && shape.hasRequest) {
     const opened = await ctx.sessions.open('streamable', ctx.factory);
     if (opened === undefined) {
