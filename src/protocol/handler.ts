@@ -138,13 +138,15 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
     }
     this.#inFlight.set(id, controller);
     try {
+      const entry: MethodEntry | undefined = methodTable[method];
+      // An unknown method is -32601 whatever its params look like.
+      if (!entry) throw new JsonRpcProtocolError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
       if (request.params !== undefined && Array.isArray(request.params)) {
         throw new JsonRpcProtocolError(ErrorCode.InvalidParams, `Invalid params: ${method} takes named parameters (an object), not an array`);
       }
       const params = (request.params ?? {});
       era = resolveEra(this, method, params, extra);
-      const entry: MethodEntry | undefined = methodTable[method];
-      if (!entry || !entry.available(this, era)) throw new JsonRpcProtocolError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+      if (!entry.available(this, era)) throw new JsonRpcProtocolError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
       const context = this.#context(request, params, era, controller.signal, extra);
       const running = runMiddleware(this.deps.middleware, method, params, context, async (p) => entry.handle(p, context, this, era!));
       const timeoutMs = entry.timeoutMs?.(this, params) ?? this.deps.options?.requestTimeoutMs;
