@@ -30,8 +30,16 @@ export class Gates {
     this.get(name).open();
   }
 
+  private readonly waiters = new Set<string>();
+
+  /** A tool is waiting on this gate now. */
+  waiting(name: string): boolean {
+    return this.waiters.has(name);
+  }
+
   /** Resolves true when released, false when `signal` aborts first. */
   wait(name: string, signal: AbortSignal): Promise<boolean> {
+    this.waiters.add(name);
     return new Promise<boolean>((resolve) => {
       if (signal.aborted) return resolve(false);
       signal.addEventListener('abort', () => resolve(false), { once: true });
@@ -86,6 +94,7 @@ export function buildServer(gates = new Gates()): { server: McpServer; gates: Ga
       throw new Error('aborted');
     }
     await ctx.progress(2);
+    gates.completed.push(`steps:${str(name, 'steps')}`);
     return 'stepped';
   });
   return { server, gates };
