@@ -59,6 +59,11 @@ export interface ConnectionOptions {
   send?: MessageSink;
   /** The transport's session id, when it has one (exposed to handlers). */
   sessionId?: string;
+  /**
+   * A connection shared by unrelated requests (the stateless HTTP endpoint):
+   * `initialize` is answered but negotiates nothing that later requests inherit.
+   */
+  stateless?: boolean;
 }
 
 /** Anything that can open protocol connections: McpServer implements it. */

@@ -6,6 +6,7 @@ import { invalidParams } from './errors.js';
 import type { McpProtocolHandler } from './handler.js';
 import { isLoggingLevel } from './logging.js';
 import { createMrtrBroker } from './mrtr.js';
+import { checkStandardHeaders } from './routing-headers.js';
 import { serverInfoOf } from './metadata.js';
 import type { ClientCapabilities, Implementation, LoggingLevel } from './types.js';
 import { isLegacyVersion, LATEST_LEGACY_VERSION, MODERN_VERSIONS, type ProtocolVersion } from './versions.js';
@@ -55,7 +56,7 @@ export function resolveEra(handler: McpProtocolHandler, method: string, params: 
   const meta = params['_meta'];
   const header = extra.protocolVersion;
   const metaVersion = isObject(meta) ? meta[META_PROTOCOL_VERSION] : undefined;
-  const modern = handler.session === undefined && method !== 'initialize' && (metaVersion !== undefined || (header !== undefined && !isLegacyVersion(header)));
+  const modern = handler.session === undefined && (metaVersion !== undefined || (header !== undefined && !isLegacyVersion(header)));
   if (!modern) return legacyEra(handler, header);
 
   if (!isObject(meta) || typeof metaVersion !== 'string' || !isObject(meta[META_CLIENT_CAPABILITIES])) {
@@ -76,6 +77,9 @@ export function resolveEra(handler: McpProtocolHandler, method: string, params: 
       requested: metaVersion,
     });
   }
+  // HTTP only: the routing headers must agree with the body (SEP-2243).
+  const headers = extra.requestInfo?.headers;
+  if (headers !== undefined) checkStandardHeaders(method, params, headers);
   const clientInfo = meta[META_CLIENT_INFO];
   const logLevel = meta[META_LOG_LEVEL];
   return {

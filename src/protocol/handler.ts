@@ -1,7 +1,7 @@
 import { ErrorCode, errorResponseFrom, JsonRpcProtocolError } from '../jsonrpc/errors.js';
 import { classify, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../jsonrpc/message.js';
 import type { BusEvent } from '../stores/bus.js';
-import type { HandleResult, McpConnection, MessageExtra, MessageSink } from './connection.js';
+import type { ConnectionOptions, HandleResult, McpConnection, MessageExtra, MessageSink } from './connection.js';
 import { RequestContext, type ContextHost, type InputBroker } from './context.js';
 import { mapError } from './error-map.js';
 import { isLoggingLevel } from './logging.js';
@@ -31,6 +31,8 @@ export interface NegotiatedSession {
 export class McpProtocolHandler implements McpConnection, ContextHost {
   readonly deps: McpProtocolHandlerDeps;
   readonly sessionId: string | undefined;
+  /** Shared by unrelated requests: nothing negotiated persists. */
+  readonly stateless: boolean;
   readonly outbound = new OutboundRequests();
   /** Resource URIs this (legacy) connection subscribed to. */
   readonly subscriptions = new Set<string>();
@@ -42,10 +44,11 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
   readonly #unsubscribe: (() => void) | undefined;
   #closed = false;
 
-  constructor(deps: McpProtocolHandlerDeps, options: { send?: MessageSink; sessionId?: string } = {}) {
+  constructor(deps: McpProtocolHandlerDeps, options: ConnectionOptions = {}) {
     this.deps = deps;
     this.#send = options.send ?? noop;
     this.sessionId = options.sessionId;
+    this.stateless = options.stateless === true;
     this.#legacyBroker = {
       request: (method, params, opts, context) =>
         this.outbound.request(method, params, context.sink, {

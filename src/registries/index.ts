@@ -5,3 +5,4 @@ export { McpPromptRegistry } from './prompts.js';
 export { McpResourceRegistry, McpResourceTemplateRegistry } from './resources.js';
 export { McpToolRegistry, type ToolRegistrationOptions } from './tools.js';
 export type * from './types.js';
+export { headerParamsOf, InvalidHeaderParamError, type HeaderParam } from './header-params.js';

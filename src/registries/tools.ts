@@ -1,11 +1,13 @@
-import { compileSchema, type CompiledSchema, type JsonSchemaObject } from '../schema/index.js';
+import { compileSchema, formatIssues, type CompiledSchema, type JsonSchemaObject } from '../schema/index.js';
 import { McpToolNotFoundError, ToolInputError, ToolOutputError } from './errors.js';
+import { headerParamsOf, type HeaderParam } from './header-params.js';
 import { KeyedRegistry } from './registry.js';
 import type { McpTool, McpToolResult } from './types.js';
 
 interface Compiled {
   input: CompiledSchema | undefined;
   output: CompiledSchema | undefined;
+  headers: readonly HeaderParam[];
 }
 
 export interface ToolRegistrationOptions {
@@ -44,6 +46,11 @@ export class McpToolRegistry<TContext = unknown> extends KeyedRegistry<McpTool<n
     return super.unregister(name);
   }
 
+  /** The tool's `x-mcp-header` parameters (checked against `Mcp-Param-*` headers on HTTP). */
+  headerParams(name: string): readonly HeaderParam[] {
+    return this.#compiled.get(name)?.headers ?? [];
+  }
+
   async call<TInput = unknown>(name: string, input: TInput, context?: TContext): Promise<McpToolResult> {
     const tool = this.active(name);
     if (!tool) throw new McpToolNotFoundError(name);
@@ -51,7 +58,7 @@ export class McpToolRegistry<TContext = unknown> extends KeyedRegistry<McpTool<n
     let args: unknown = input ?? {};
     if (compiled?.input) {
       const checked = await compiled.input.validate(args);
-      if (!checked.ok) throw new ToolInputError(`Invalid arguments for tool "${name}": ${checked.message}`);
+      if (!checked.ok) throw new ToolInputError(checked.message);
       args = checked.value;
     }
     const result = await tool.execute(args as never, context as TContext);
@@ -60,7 +67,7 @@ export class McpToolRegistry<TContext = unknown> extends KeyedRegistry<McpTool<n
         throw new ToolOutputError(name, 'the tool declares an outputSchema but returned no structuredContent');
       }
       const checked = await compiled.output.validate(result.structuredContent);
-      if (!checked.ok) throw new ToolOutputError(name, checked.message);
+      if (!checked.ok) throw new ToolOutputError(name, formatIssues(checked.issues, 'structured content'));
     }
     return result;
   }
@@ -70,6 +77,7 @@ function compileFor(tool: McpTool<never, unknown>, options: ToolRegistrationOpti
   if (typeof tool.name !== 'string' || tool.name.length === 0) throw new TypeError('A tool needs a non-empty string name');
   return {
     input: options.input ?? (tool.inputSchema ? compileSchema(tool.inputSchema as JsonSchemaObject) : undefined),
-    output: options.output ?? (tool.outputSchema ? compileSchema(tool.outputSchema as JsonSchemaObject) : undefined),
+    output: options.output ?? (tool.outputSchema ? compileSchema(tool.outputSchema as JsonSchemaObject, { io: 'output' }) : undefined),
+    headers: headerParamsOf(tool.name, tool.inputSchema),
   };
 }

@@ -3,6 +3,7 @@ import { discover, initialize, ping, setLevel } from './lifecycle.js';
 import { getPrompt, listPrompts } from './prompts.js';
 import { listResources, listTemplates, readResource, subscribe, unsubscribe } from './resources.js';
 import type { MethodEntry } from './shared.js';
+import { listen } from './subscriptions.js';
 import { callTool, listTools } from './tools.js';
 
 export type { MethodEntry } from './shared.js';
@@ -23,4 +24,5 @@ export const methodTable: Readonly<Record<string, MethodEntry | undefined>> = Ob
   'prompts/list': listPrompts,
   'prompts/get': getPrompt,
   'completion/complete': complete,
+  'subscriptions/listen': listen,
 });

@@ -11,7 +11,7 @@ export const initialize: MethodEntry = {
     const protocolVersion = negotiateLegacyVersion(params['protocolVersion'], accepted);
     const clientInfo = optionalObject(params, 'clientInfo') as Implementation | undefined;
     const clientCapabilities = (optionalObject(params, 'capabilities') ?? {}) as ClientCapabilities;
-    handler.session = { protocolVersion, clientInfo, clientCapabilities };
+    if (!handler.stateless) handler.session = { protocolVersion, clientInfo, clientCapabilities };
     const metadata = handler.deps.getMetadata();
     const result: Record<string, unknown> = {
       protocolVersion,

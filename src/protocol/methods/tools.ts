@@ -4,6 +4,7 @@ import type { McpToolRegistry } from '../../registries/tools.js';
 import type { McpTool } from '../../registries/types.js';
 import type { RequestContext } from '../context.js';
 import { paginate } from '../pagination.js';
+import { checkParamHeaders } from '../routing-headers.js';
 import { cachedView, capability, optionalObject, pick, requireString, type MethodEntry } from './shared.js';
 
 type Registry = McpToolRegistry<RequestContext>;
@@ -42,6 +43,8 @@ export const callTool: MethodEntry = {
   async handle(params, context, handler) {
     const name = requireString(params, 'name');
     const args = optionalObject(params, 'arguments') ?? {};
+    const headers = context.requestInfo?.headers;
+    if (context.era === 'modern' && headers !== undefined) checkParamHeaders(handler.deps.tools.headerParams(name), args, headers);
     try {
       return await handler.deps.tools.call(name, args, context);
     } catch (error) {

@@ -138,8 +138,8 @@ class Engine implements HttpEngine, EngineContext {
 
   sharedConnection(modern: boolean): McpConnection {
     // Nothing is allocated per request: every stateless request of an era shares one connection.
-    if (modern) return (this.sharedModern ??= this.factory.openConnection({ send: ignore }));
-    return (this.sharedLegacy ??= this.factory.openConnection({ send: ignore }));
+    if (modern) return (this.sharedModern ??= this.factory.openConnection({ send: ignore, stateless: true }));
+    return (this.sharedLegacy ??= this.factory.openConnection({ send: ignore, stateless: true }));
   }
 
   track(call: InflightCall): void {

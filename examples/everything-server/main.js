@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+// The demo: `npm start` serves Streamable HTTP on http://127.0.0.1:3000/mcp
+// (PORT overrides); `npm start -- --stdio` serves stdio instead.
+import { StdioTransport } from 'mcpkit';
+import { listen } from 'mcpkit/http';
+import { createEverythingServer } from './server.js';
+
+const server = createEverythingServer();
+
+if (process.argv.includes('--stdio')) {
+  await server.connect(new StdioTransport());
+  console.error('mcpkit everything-server on stdio. Connect a client by spawning: node examples/everything-server/main.js --stdio');
+} else {
+  const port = Number(process.env.PORT ?? 3000);
+  const host = process.env.HOST ?? '127.0.0.1';
+  const listener = await listen(server, { port, host, legacySse: true });
+  console.error(`mcpkit everything-server listening on ${listener.url}`);
+  console.error(`  Streamable HTTP (every revision, 2024-11-05 … 2026-07-28): ${listener.url}`);
+  console.error(`  Try it:  npx @modelcontextprotocol/inspector --transport http --server-url ${listener.url}`);
+  const stop = async () => {
+    await listener.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}

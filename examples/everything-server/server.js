@@ -1,0 +1,24 @@
+import { McpServer } from 'mcpkit';
+import { registerInputRequiredTools } from './input-required.js';
+import { registerChangeTriggers, registerPrompts, registerResources } from './resources-prompts.js';
+import { registerBasicTools, registerClientRequestTools } from './tools.js';
+
+/**
+ * The "everything" server: every fixture the official conformance suite
+ * expects, on one McpServer that serves legacy and 2026-07-28 clients alike.
+ */
+export function createEverythingServer(options = {}) {
+  const server = new McpServer({
+    name: 'mcpkit-everything-server',
+    version: '0.1.0',
+    instructions: 'A demo server exposing every MCP capability mcpkit supports.',
+    ...options,
+  });
+  registerBasicTools(server);
+  registerClientRequestTools(server);
+  registerInputRequiredTools(server);
+  registerChangeTriggers(server);
+  registerResources(server);
+  registerPrompts(server);
+  return server;
+}
