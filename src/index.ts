@@ -32,7 +32,8 @@ export {
 } from './registries/errors.js';
 export { McpPromptRegistry } from './registries/prompts.js';
 export { McpResourceRegistry, McpResourceTemplateRegistry } from './registries/resources.js';
-export { McpToolRegistry } from './registries/tools.js';
+export { McpToolRegistry, type ToolRegistrationOptions } from './registries/tools.js';
+export { InvalidHeaderParamError, type HeaderParam } from './registries/header-params.js';
 export type { RegistryChange } from './registries/events.js';
 export type * from './registries/types.js';
 
@@ -68,6 +69,9 @@ export { MemoryNotificationBus, type BusEvent, type NotificationBus } from './st
 // Authoring
 export { McpServer, type McpServerConfig } from './server/server.js';
 export type { PromptConfig, PromptReturn, RegisteredHandle, ResourceConfig, ResourceReturn, ResourceTemplateConfig, ToolConfig, ToolHandler, ToolReturn } from './server/authoring.js';
+
+// The second seed: namespaced providers assembled into one server
+export { assembleMcpServer, McpAssemblyError, runMcpStdio, type McpToolDef, type McpToolProvider } from './compose/assemble.js';
 
 // Transports
 export type { McpTransport } from './transports/transport.js';

@@ -14,6 +14,8 @@ export interface ToolRegistrationOptions {
   /** Pre-compiled schemas (the authoring API passes Standard Schemas here). */
   input?: CompiledSchema;
   output?: CompiledSchema;
+  /** Validate arguments against `inputSchema` before `execute` (default true). */
+  validateInput?: boolean;
 }
 
 /**
@@ -76,7 +78,7 @@ export class McpToolRegistry<TContext = unknown> extends KeyedRegistry<McpTool<n
 function compileFor(tool: McpTool<never, unknown>, options: ToolRegistrationOptions): Compiled {
   if (typeof tool.name !== 'string' || tool.name.length === 0) throw new TypeError('A tool needs a non-empty string name');
   return {
-    input: options.input ?? (tool.inputSchema ? compileSchema(tool.inputSchema as JsonSchemaObject) : undefined),
+    input: options.validateInput === false ? undefined : options.input ?? (tool.inputSchema ? compileSchema(tool.inputSchema as JsonSchemaObject) : undefined),
     output: options.output ?? (tool.outputSchema ? compileSchema(tool.outputSchema as JsonSchemaObject, { io: 'output' }) : undefined),
     headers: headerParamsOf(tool.name, tool.inputSchema),
   };

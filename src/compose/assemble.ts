@@ -1,0 +1,69 @@
+import type { McpToolResult } from '../registries/types.js';
+import { McpServer } from '../server/server.js';
+import { StdioTransport } from '../transports/stdio.js';
+
+/** A tool of a provider module (the second seed's contract). */
+export interface McpToolDef {
+  /** Module-local name; must match /^[a-zA-Z0-9_]+$/. */
+  name: string;
+  title?: string;
+  description: string;
+  /** A plain JSON Schema, advertised as given. */
+  inputSchema: Record<string, unknown>;
+  /** Validates its own arguments; an unexpected throw becomes an `isError` result carrying only the message. */
+  handler: (args: unknown) => Promise<McpToolResult>;
+}
+
+export interface McpToolProvider {
+  namespace: string;
+  tools: McpToolDef[];
+}
+
+const NAME = /^[a-zA-Z0-9_]+$/;
+
+export class McpAssemblyError extends Error {
+  override readonly name = 'McpAssemblyError';
+}
+
+/**
+ * Turns namespaced tool providers into one server. Every tool is served as
+ * `${namespace}_${name}`; an invalid name or a duplicate wire name throws here,
+ * at assembly, never at call time.
+ */
+export function assembleMcpServer(providers: McpToolProvider[], info: { name: string; version: string } = { name: 'mcpkit-server', version: '0.0.0' }): McpServer {
+  const server = new McpServer({ name: info.name, version: info.version });
+  const seen = new Map<string, string>();
+  for (const provider of providers) {
+    if (typeof provider.namespace !== 'string' || !NAME.test(provider.namespace)) {
+      throw new McpAssemblyError(`Invalid provider namespace ${JSON.stringify(provider.namespace)}: it must match /^[a-zA-Z0-9_]+$/`);
+    }
+    for (const def of provider.tools) {
+      if (typeof def.name !== 'string' || !NAME.test(def.name)) {
+        throw new McpAssemblyError(`Invalid tool name ${JSON.stringify(def.name)} in namespace "${provider.namespace}": it must match /^[a-zA-Z0-9_]+$/`);
+      }
+      const wireName = `${provider.namespace}_${def.name}`;
+      const owner = seen.get(wireName);
+      if (owner !== undefined) {
+        throw new McpAssemblyError(`Duplicate tool name "${wireName}": "${owner}" and "${provider.namespace}.${def.name}" both map to it`);
+      }
+      seen.set(wireName, `${provider.namespace}.${def.name}`);
+      server.tools.register(
+        {
+          name: wireName,
+          ...(def.title !== undefined && { title: def.title }),
+          description: def.description,
+          inputSchema: def.inputSchema,
+          execute: (args: unknown) => def.handler(args),
+        },
+        // The seed's handlers validate their own arguments.
+        { validateInput: false },
+      );
+    }
+  }
+  return server;
+}
+
+/** Serves a server over this process's stdin/stdout. */
+export async function runMcpStdio(server: McpServer): Promise<void> {
+  await server.connect(new StdioTransport());
+}
