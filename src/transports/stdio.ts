@@ -174,8 +174,14 @@ export class StdioTransport implements McpTransport {
 
   async close(): Promise<void> {
     if (this.#closed) return;
-    await this.#flush();
     this.#closed = true;
+    // Hand what is still queued to the stream without waiting for 'drain':
+    // a client that stopped reading must not keep shutdown waiting forever.
+    if (this.#queue.length > 0 && this.#output) {
+      const chunk = this.#queue.join('\n') + '\n';
+      this.#queue = [];
+      this.#output.write(chunk);
+    }
     const input = this.#input;
     const listeners = this.#listeners;
     if (input?.off && listeners) {
