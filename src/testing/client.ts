@@ -1,0 +1,379 @@
+import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from '../jsonrpc/message.js';
+import type { AuthInfo, ConnectionFactory, HandleResult, McpConnection, MessageExtra, RequestInfo } from '../protocol/connection.js';
+import type {
+  ClientCapabilities,
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitParams,
+  ElicitResult,
+  Implementation,
+  ListRootsResult,
+  LoggingLevel,
+} from '../protocol/types.js';
+import { TestClientError } from './errors.js';
+
+type Json = Record<string, unknown>;
+
+/** What a handler for a server→client request receives besides the params. */
+export interface ClientRequestExtra {
+  /** Aborted when the server cancels the request (`notifications/cancelled`) or the client closes. */
+  signal: AbortSignal;
+}
+
+export type ElicitHandler = (params: ElicitParams, extra: ClientRequestExtra) => ElicitResult | Promise<ElicitResult>;
+export type SampleHandler = (params: CreateMessageParams, extra: ClientRequestExtra) => CreateMessageResult | Promise<CreateMessageResult>;
+export type ListRootsHandler = (params: Json, extra: ClientRequestExtra) => ListRootsResult | Promise<ListRootsResult>;
+
+/** Where a captured message came from. */
+export interface MessageInfo {
+  /** The revision the message belongs to (negotiated, or 2026-07-28 on the modern path). */
+  protocolVersion: string;
+  /** For a response: the method of the request it answers. */
+  answers?: string;
+}
+
+export interface TestClientOptions {
+  /**
+   * Speak 2026-07-28: no `initialize`; every request carries the protocol
+   * version, client capabilities and info in `params._meta`, and
+   * input-required results are answered and retried automatically.
+   */
+  modern?: boolean;
+  /** Capabilities sent in `initialize` (legacy) or each request's `_meta` (modern). Default `{}`. */
+  capabilities?: ClientCapabilities;
+  /** Default `{ name: 'mcpkit-test-client', version: '0.0.0' }`. */
+  clientInfo?: Implementation;
+  /** Log level sent in each modern request's `_meta`. */
+  logLevel?: LoggingLevel;
+  /** Handed to the server with every message, as an HTTP transport would after authentication. */
+  authInfo?: AuthInfo;
+  requestInfo?: RequestInfo;
+  onElicit?: ElicitHandler;
+  onSample?: SampleHandler;
+  onListRoots?: ListRootsHandler;
+  /** Called with every message the server sends (e.g. to validate it against the spec's schema). */
+  onMessage?: (message: JsonRpcMessage, info: MessageInfo) => void;
+  /** Most retries of one modern request that keeps asking for input. Default 10. */
+  maxRounds?: number;
+}
+
+export interface InitializeParams {
+  protocolVersion?: string;
+  capabilities?: ClientCapabilities;
+  clientInfo?: Implementation;
+}
+
+export interface RequestOptions {
+  /** Sent as `params._meta.progressToken`. */
+  progressToken?: string | number;
+  /** Extra `params._meta` fields. */
+  meta?: Json;
+  /** Aborting sends `notifications/cancelled` for the request; the call then rejects. */
+  signal?: AbortSignal;
+}
+
+export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+const LATEST_LEGACY = '2025-11-25';
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * An in-memory MCP client for tests: it talks to a server through
+ * `server.openConnection()` (no sockets, no processes), records every message
+ * the server sends, and answers server→client requests with the handlers it
+ * was given. Create one with {@link createTestClient}.
+ */
+export class TestClient {
+  /** Every message the server sent, in order: responses, notifications and server→client requests. */
+  readonly messages: JsonRpcMessage[] = [];
+  readonly #connection: McpConnection;
+  readonly #options: TestClientOptions;
+  readonly #modern: boolean;
+  readonly #answering = new Map<JsonRpcId, AbortController>();
+  readonly #tasks = new Set<Promise<void>>();
+  #nextId = 1;
+  #protocolVersion: string;
+  #capabilities: ClientCapabilities;
+  #clientInfo: Implementation;
+  #closed = false;
+
+  constructor(server: ConnectionFactory, options: TestClientOptions = {}) {
+    this.#options = options;
+    this.#modern = options.modern === true;
+    this.#protocolVersion = this.#modern ? MODERN_PROTOCOL_VERSION : LATEST_LEGACY;
+    this.#capabilities = options.capabilities ?? {};
+    this.#clientInfo = options.clientInfo ?? { name: 'mcpkit-test-client', version: '0.0.0' };
+    this.#connection = server.openConnection({ send: (message) => this.#receive(message) });
+  }
+
+  /** The revision in use: the negotiated one (legacy) or 2026-07-28. */
+  get protocolVersion(): string {
+    return this.#protocolVersion;
+  }
+
+  get modern(): boolean {
+    return this.#modern;
+  }
+
+  /** Notifications the server sent, optionally only those of one method. */
+  notifications(method?: string): { method: string; params?: Json }[] {
+    const out: { method: string; params?: Json }[] = [];
+    for (const m of this.messages) {
+      if ('method' in m && !('id' in m) && (method === undefined || m.method === method)) out.push(m as { method: string; params?: Json });
+    }
+    return out;
+  }
+
+  /**
+   * Legacy: sends `initialize` then `notifications/initialized` and returns the
+   * InitializeResult. Modern: sends `server/discover` and returns its result.
+   */
+  async initialize(params: InitializeParams = {}): Promise<Json> {
+    if (params.capabilities !== undefined) this.#capabilities = params.capabilities;
+    if (params.clientInfo !== undefined) this.#clientInfo = params.clientInfo;
+    if (this.#modern) return this.request('server/discover');
+    const result = await this.request('initialize', {
+      protocolVersion: params.protocolVersion ?? LATEST_LEGACY,
+      capabilities: this.#capabilities,
+      clientInfo: this.#clientInfo,
+    });
+    if (typeof result['protocolVersion'] === 'string') this.#protocolVersion = result['protocolVersion'];
+    await this.notify('notifications/initialized');
+    return result;
+  }
+
+  listTools(cursor?: string): Promise<Json> {
+    return this.request('tools/list', cursor === undefined ? {} : { cursor });
+  }
+
+  callTool(name: string, args?: Json, options?: RequestOptions): Promise<Json> {
+    return this.request('tools/call', args === undefined ? { name } : { name, arguments: args }, options);
+  }
+
+  listResources(cursor?: string): Promise<Json> {
+    return this.request('resources/list', cursor === undefined ? {} : { cursor });
+  }
+
+  listResourceTemplates(cursor?: string): Promise<Json> {
+    return this.request('resources/templates/list', cursor === undefined ? {} : { cursor });
+  }
+
+  readResource(uri: string, options?: RequestOptions): Promise<Json> {
+    return this.request('resources/read', { uri }, options);
+  }
+
+  subscribe(uri: string): Promise<Json> {
+    return this.request('resources/subscribe', { uri });
+  }
+
+  unsubscribe(uri: string): Promise<Json> {
+    return this.request('resources/unsubscribe', { uri });
+  }
+
+  listPrompts(cursor?: string): Promise<Json> {
+    return this.request('prompts/list', cursor === undefined ? {} : { cursor });
+  }
+
+  getPrompt(name: string, args?: Record<string, string>, options?: RequestOptions): Promise<Json> {
+    return this.request('prompts/get', args === undefined ? { name } : { name, arguments: args }, options);
+  }
+
+  /** `completion/complete` for a prompt argument (`ref/prompt`) or a template variable (`ref/resource`). */
+  complete(
+    ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string },
+    argument: { name: string; value: string },
+    context?: { arguments: Record<string, string> },
+  ): Promise<Json> {
+    return this.request('completion/complete', context === undefined ? { ref, argument } : { ref, argument, context });
+  }
+
+  setLevel(level: LoggingLevel): Promise<Json> {
+    return this.request('logging/setLevel', { level });
+  }
+
+  ping(): Promise<Json> {
+    return this.request('ping');
+  }
+
+  /**
+   * Sends a request and returns its result; a JSON-RPC error rejects with a
+   * {@link TestClientError}. On the modern path `_meta` is added and
+   * input-required rounds are answered and retried until the result is final.
+   */
+  async request(method: string, params: Json = {}, options: RequestOptions = {}): Promise<Json> {
+    let current = this.#withMeta(params, options);
+    const rounds = this.#options.maxRounds ?? 10;
+    for (let round = 0; ; round++) {
+      const result = await this.#requestOnce(method, current, options.signal);
+      if (!this.#modern || result['resultType'] !== 'input_required') return result;
+      if (round >= rounds) throw new Error(`${method} still asked for input after ${rounds} retries`);
+      const inputResponses = await this.#answerInputs(result['inputRequests']);
+      const { inputResponses: _previous, requestState: _state, ...rest } = current;
+      current = { ...rest, inputResponses };
+      if (typeof result['requestState'] === 'string') current['requestState'] = result['requestState'];
+    }
+  }
+
+  /** Sends a notification to the server (e.g. `notifications/roots/list_changed`). */
+  async notify(method: string, params?: Json): Promise<void> {
+    await this.send(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
+  }
+
+  /** Hands any payload (a message, a batch, garbage) to the server as is and returns what it answered. */
+  async send(payload: unknown): Promise<HandleResult> {
+    if (this.#closed) throw new Error('The test client is closed');
+    const methods = new Map<unknown, string>();
+    for (const item of Array.isArray(payload) ? payload : [payload]) {
+      if (isObject(item) && 'id' in item && typeof item['method'] === 'string') methods.set(item['id'], item['method']);
+    }
+    const response = await this.#connection.handleMessage(payload, this.#extra());
+    for (const r of response === undefined ? [] : Array.isArray(response) ? response : [response]) {
+      this.#record(r, methods.get(r.id));
+    }
+    return response;
+  }
+
+  /** Waits until every server→client request the client is answering has been answered. */
+  async settled(): Promise<void> {
+    while (this.#tasks.size > 0) await Promise.all([...this.#tasks]);
+  }
+
+  /** Aborts pending answers and closes the connection (the server aborts in-flight requests). */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const controller of this.#answering.values()) controller.abort(new Error('Test client closed'));
+    this.#connection.close('Test client closed');
+  }
+
+  #extra(): MessageExtra {
+    const extra: MessageExtra = {};
+    if (this.#options.authInfo !== undefined) extra.authInfo = this.#options.authInfo;
+    if (this.#options.requestInfo !== undefined) extra.requestInfo = this.#options.requestInfo;
+    return extra;
+  }
+
+  #withMeta(params: Json, options: RequestOptions): Json {
+    const given = isObject(params['_meta']) ? params['_meta'] : {};
+    const meta: Json = { ...given, ...options.meta };
+    if (options.progressToken !== undefined) meta['progressToken'] = options.progressToken;
+    if (this.#modern) {
+      meta['io.modelcontextprotocol/protocolVersion'] ??= MODERN_PROTOCOL_VERSION;
+      meta['io.modelcontextprotocol/clientCapabilities'] ??= this.#capabilities;
+      meta['io.modelcontextprotocol/clientInfo'] ??= this.#clientInfo;
+      if (this.#options.logLevel !== undefined) meta['io.modelcontextprotocol/logLevel'] ??= this.#options.logLevel;
+    }
+    return Object.keys(meta).length === 0 ? params : { ...params, _meta: meta };
+  }
+
+  async #requestOnce(method: string, params: Json, signal: AbortSignal | undefined): Promise<Json> {
+    const id = this.#nextId++;
+    const onAbort = (): void => {
+      void this.notify('notifications/cancelled', { requestId: id, reason: String(signal?.reason ?? 'aborted') }).catch(() => undefined);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const response = (await this.send({ jsonrpc: '2.0', id, method, params })) as JsonRpcResponse | undefined;
+      if (response === undefined) {
+        throw new TestClientError(method, 0, signal?.aborted === true ? 'The request was cancelled and got no response' : 'The server sent no response');
+      }
+      if ('error' in response) throw new TestClientError(method, response.error.code, response.error.message, response.error.data);
+      if (!isObject(response.result)) throw new TestClientError(method, 0, 'The result is not an object');
+      return response.result;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Answers the input requests of one modern round with the client's handlers. */
+  async #answerInputs(requests: unknown): Promise<Json> {
+    const answers: Json = {};
+    if (!isObject(requests)) return answers;
+    const controller = new AbortController();
+    await Promise.all(
+      Object.entries(requests).map(async ([key, request]) => {
+        const r = isObject(request) ? request : {};
+        const params = isObject(r['params']) ? r['params'] : {};
+        answers[key] = await this.#dispatch(String(r['method']), params, controller.signal);
+      }),
+    );
+    return answers;
+  }
+
+  async #dispatch(method: string, params: Json, signal: AbortSignal): Promise<unknown> {
+    const o = this.#options;
+    const missing = (): never => {
+      throw new TestClientError(method, -32601, `Method not found: the test client has no handler for ${method}`);
+    };
+    switch (method) {
+      case 'elicitation/create':
+        return o.onElicit ? o.onElicit(params as unknown as ElicitParams, { signal }) : missing();
+      case 'sampling/createMessage':
+        return o.onSample ? o.onSample(params as unknown as CreateMessageParams, { signal }) : missing();
+      case 'roots/list':
+        return o.onListRoots ? o.onListRoots(params, { signal }) : missing();
+      case 'ping':
+        return {};
+      default:
+        return missing();
+    }
+  }
+
+  #record(message: JsonRpcMessage, answers?: string): void {
+    this.messages.push(message);
+    const info: MessageInfo = { protocolVersion: this.#protocolVersion };
+    if (answers !== undefined) info.answers = answers;
+    this.#options.onMessage?.(message, info);
+  }
+
+  /** A message the server sent outside a response: a notification or a server→client request. */
+  #receive(message: JsonRpcMessage): void {
+    this.#record(message);
+    if (!('method' in message)) return;
+    if (!('id' in message)) {
+      if (message.method === 'notifications/cancelled' && isObject(message.params)) {
+        this.#answering.get(message.params['requestId'] as JsonRpcId)?.abort(message.params['reason']);
+      }
+      return;
+    }
+    const { id, method } = message;
+    const controller = new AbortController();
+    this.#answering.set(id, controller);
+    const params = isObject(message.params) ? message.params : {};
+    const task = (async () => {
+      let reply: JsonRpcMessage;
+      try {
+        reply = { jsonrpc: '2.0', id, result: await this.#dispatch(method, params, controller.signal) };
+      } catch (error) {
+        const code = error instanceof TestClientError ? error.code : -32603;
+        reply = { jsonrpc: '2.0', id, error: { code, message: error instanceof TestClientError ? error.detail : String(error instanceof Error ? error.message : error) } };
+      } finally {
+        this.#answering.delete(id);
+      }
+      // The server cancelled the request (or the client closed): it expects no answer.
+      if (controller.signal.aborted || this.#closed) return;
+      await this.#connection.handleMessage(reply, this.#extra());
+    })();
+    this.#tasks.add(task);
+    const done = (): void => void this.#tasks.delete(task);
+    task.then(done, done);
+  }
+}
+
+/**
+ * Creates an in-memory client on `server` (anything with `openConnection`,
+ * such as an `McpServer`). Legacy by default: call `initialize()` first.
+ * With `modern: true` every request carries 2026-07-28 `_meta` and no
+ * handshake is needed.
+ *
+ * @example
+ * const client = createTestClient(server, { capabilities: { elicitation: {} }, onElicit: () => ({ action: 'accept', content: { ok: true } }) });
+ * await client.initialize();
+ * const result = await client.callTool('confirm', {});
+ * client.close();
+ */
+export function createTestClient(server: ConnectionFactory, options?: TestClientOptions): TestClient {
+  return new TestClient(server, options);
+}

@@ -1,0 +1,19 @@
+/**
+ * `mcpkit/testing`: test your MCP server without sockets or processes.
+ *
+ * `createTestClient(server)` opens an in-memory connection on the server,
+ * speaks either protocol era, records every message the server sends and
+ * answers elicitation, sampling and roots requests with handlers you give it.
+ */
+export { createTestClient, MODERN_PROTOCOL_VERSION, TestClient } from './client.js';
+export type {
+  ClientRequestExtra,
+  ElicitHandler,
+  InitializeParams,
+  ListRootsHandler,
+  MessageInfo,
+  RequestOptions,
+  SampleHandler,
+  TestClientOptions,
+} from './client.js';
+export { TestClientError } from './errors.js';
