@@ -154,9 +154,10 @@ export class MemoryEventStore implements EventStore {
     const colon = lastEventId.lastIndexOf(':');
     if (colon <= 0) return undefined;
     const streamId = lastEventId.slice(0, colon);
-    const sequence = Number(lastEventId.slice(colon + 1));
+    const digits = lastEventId.slice(colon + 1);
     const log = this.streams.get(streamId);
-    if (log === undefined || !Number.isSafeInteger(sequence) || sequence < 0) return undefined;
+    if (log === undefined || !/^\d{1,15}$/.test(digits)) return undefined;
+    const sequence = Number(digits);
     const end = log.first + log.events.length;
     // Everything after `sequence` must still be here, else the replay would have a hole.
     if (sequence >= end || sequence + 1 < log.first) return undefined;

@@ -132,7 +132,7 @@ describe('modern (2026-07-28) requests on a stateful endpoint', () => {
     const { server: mcp } = buildServer();
     server = await startNode(mcp);
     for (let i = 0; i < 3; i++) {
-      const response = await post(server.url, rpc(100 + i, 'server/discover', { _meta: MODERN_META }), headers);
+      const response = await post(server.url, rpc(100 + i, 'server/discover', { _meta: MODERN_META }), { ...headers, 'mcp-method': 'server/discover' });
       expect(response.status).toBe(200);
       expect(response.headers.get('mcp-session-id')).toBeNull();
       const body = (await response.json()) as { result: { supportedVersions: string[]; resultType: string } };
@@ -150,9 +150,10 @@ describe('modern (2026-07-28) requests on a stateful endpoint', () => {
       [rpc(3, 'server/discover', {}), headers, 400, -32602],
       [rpc(4, 'server/discover', { _meta: { ...MODERN_META, 'io.modelcontextprotocol/protocolVersion': 'v9' } }), headers, 400, -32020],
       [rpc(5, 'server/discover', { _meta: { ...MODERN_META, 'io.modelcontextprotocol/protocolVersion': 'v9' } }), { 'mcp-protocol-version': 'v9' }, 400, -32022],
+      [rpc(6, 'tools/list', { _meta: MODERN_META }), { ...headers, 'mcp-method': 'prompts/list' }, 400, -32020],
     ];
     for (const [body, extraHeaders, status, code] of cases) {
-      const response = await post(server.url, body, extraHeaders);
+      const response = await post(server.url, body, { 'mcp-method': (body as { method: string }).method, ...extraHeaders });
       expect(response.status).toBe(status);
       const parsed = (await response.json()) as { id: unknown; error: { code: number } };
       expect(parsed.error.code).toBe(code);
@@ -165,7 +166,7 @@ describe('modern (2026-07-28) requests on a stateful endpoint', () => {
     const response = await post(
       server.url,
       rpc(7, 'tools/call', { name: 'progress', arguments: {}, _meta: { ...MODERN_META, progressToken: 'tok' } }),
-      headers,
+      { ...headers, 'mcp-method': 'tools/call', 'mcp-name': 'progress' },
     );
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/event-stream');

@@ -4,8 +4,8 @@
  * message, the response becomes an SSE stream. Nothing of SSE is allocated for
  * a request that answers in JSON.
  */
-import { errorResponseFrom } from '../../jsonrpc/errors.js';
-import type { JsonRpcMessage } from '../../jsonrpc/message.js';
+import { errorResponseFrom, isJsonRpcProtocolError } from '../../jsonrpc/errors.js';
+import type { JsonRpcId, JsonRpcMessage } from '../../jsonrpc/message.js';
 import type { AuthInfo, HandleResult, McpConnection, MessageExtra } from '../../protocol/connection.js';
 import type { EngineContext, InflightCall } from './context.js';
 import { JSON_HEADERS, modernErrorStatus, shuttingDown } from './errors.js';
@@ -28,6 +28,8 @@ export interface CallInput {
   payload: unknown;
   /** The payload holds at least one request (else success is 202). */
   hasRequest: boolean;
+  /** The id of a single request, for an error answer the handler did not make. */
+  requestId: JsonRpcId | undefined;
   protocolVersion: string | undefined;
   authInfo: AuthInfo | undefined;
 }
@@ -66,7 +68,7 @@ export class PostCall implements InflightCall {
       if (ctx.responseMode === 'sse' && input.hasRequest) this.startStream();
       target.connection.handleMessage(input.payload, extra).then(
         (result) => this.complete(result, input.hasRequest),
-        (error: unknown) => this.complete([errorResponseFrom(null, error)], input.hasRequest),
+        (error: unknown) => this.fail(error, input.requestId),
       );
     });
   }
@@ -142,6 +144,21 @@ export class PostCall implements InflightCall {
       stream.finish();
     } else {
       this.respond(this.jsonAnswer(result, hasRequest));
+    }
+    this.finishCall();
+  }
+
+  /** handleMessage must not reject; if it does, that is a server bug: 500, no details. */
+  private fail(error: unknown, requestId: JsonRpcId | undefined): void {
+    if (this.done) return;
+    const response = errorResponseFrom(requestId ?? null, isJsonRpcProtocolError(error) ? error : undefined);
+    if (this.stream !== undefined) {
+      this.complete(response, true);
+      return;
+    }
+    this.respond({ status: 500, headers: { ...JSON_HEADERS }, body: JSON.stringify(response) });
+    if (this.target.opensSession && this.target.session !== undefined) {
+      void this.ctx.sessions.end(this.target.session, 'initialize failed').catch(() => undefined);
     }
     this.finishCall();
   }

@@ -49,6 +49,7 @@ export async function handlePost(ctx: EngineContext, request: HttpRequest, authI
   return new PostCall(ctx, request, routed).run({
     payload,
     hasRequest: shape.hasRequest,
+    requestId: shape.id,
     protocolVersion: routed.modern ? versionHeader : (versionHeader ?? ASSUMED_PROTOCOL_VERSION),
     authInfo,
   });
@@ -168,9 +169,10 @@ async function route(
 }
 
 /**
- * Step: transport checks of a modern request before dispatch. The protocol
- * handler validates `_meta` and versions; header↔body checks (SEP-2243:
- * Mcp-Method, Mcp-Name, Mcp-Param-*) belong here.
+ * Step: transport-only checks of a modern request before dispatch. None today:
+ * `_meta`, versions and the SEP-2243 header↔body checks (Mcp-Method, Mcp-Name,
+ * Mcp-Param-*) need the method table, so the protocol handler runs them in the
+ * spec's order from `requestInfo.headers`; their errors map to 400/404 here.
  */
 function validateModernRequest(_request: HttpRequest, _payload: unknown): HttpResponse | undefined {
   return undefined;

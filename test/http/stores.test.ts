@@ -1,0 +1,94 @@
+/** The memory stores against their contracts (src/stores/contracts.ts). */
+import { describe, expect, it } from 'vitest';
+import type { JsonRpcMessage } from '../../src/jsonrpc/message.js';
+import { MemoryEventStore, MemorySessionStore } from '../../src/http.js';
+import { eventually } from './support.js';
+
+const note = (n: number): JsonRpcMessage => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: n } });
+
+async function replay(store: MemoryEventStore, lastEventId: string): Promise<{ stream: string | undefined; events: [string, JsonRpcMessage][] }> {
+  const events: [string, JsonRpcMessage][] = [];
+  const stream = await store.replayAfter(lastEventId, (id, message) => {
+    events.push([id, message]);
+  });
+  return { stream, events };
+}
+
+describe('MemoryEventStore', () => {
+  it('answers unique ids that identify their stream, and replays what follows an id in order', async () => {
+    const store = new MemoryEventStore();
+    const priming = store.append('a');
+    const ids = [1, 2, 3].map((n) => store.append('a', note(n)));
+    store.append('b', note(99));
+    expect(new Set([priming, ...ids]).size).toBe(4);
+    expect(await replay(store, priming)).toEqual({ stream: 'a', events: ids.map((id, i) => [id, note(i + 1)]) });
+    expect(await replay(store, ids[1]!)).toEqual({ stream: 'a', events: [[ids[2], note(3)]] });
+    expect(await replay(store, ids[2]!)).toEqual({ stream: 'a', events: [] });
+  });
+
+  it('answers undefined for unknown ids', async () => {
+    const store = new MemoryEventStore();
+    store.append('a', note(1));
+    for (const id of ['', 'a', 'a:', 'a:x', 'a:-1', 'a:7', 'zzz:0']) expect((await replay(store, id)).stream).toBeUndefined();
+  });
+
+  it('bounds each stream; replay from an evicted position answers undefined rather than a gap', async () => {
+    const store = new MemoryEventStore({ maxEventsPerStream: 3 });
+    const ids = [1, 2, 3, 4, 5].map((n) => store.append('a', note(n)));
+    expect(store.size).toBe(3);
+    expect((await replay(store, ids[0]!)).stream).toBeUndefined();
+    expect((await replay(store, ids[1]!)).events.map(([, m]) => m)).toEqual([note(3), note(4), note(5)]);
+  });
+
+  it('bounds the total, dropping the least recently written stream first', async () => {
+    const store = new MemoryEventStore({ maxEvents: 4 });
+    const a = store.append('a', note(1));
+    store.append('a', note(2));
+    const b = store.append('b', note(1));
+    store.append('b', note(2));
+    store.append('c', note(1));
+    expect(store.size).toBeLessThanOrEqual(4);
+    expect((await replay(store, a)).stream).toBeUndefined();
+    expect((await replay(store, b)).events.length).toBe(1);
+  });
+});
+
+describe('MemorySessionStore', () => {
+  it('gets, sets, touches, deletes and counts', () => {
+    const store = new MemorySessionStore<string>({ idleTimeoutMs: 0 });
+    store.set('a', 'A');
+    store.set('b', 'B');
+    expect(store.get('a')).toBe('A');
+    expect(store.size()).toBe(2);
+    store.touch('a');
+    store.touch('missing');
+    expect(store.values()).toEqual(['B', 'A']);
+    expect(store.delete('a')).toBe(true);
+    expect(store.delete('a')).toBe(false);
+    expect(store.get('a')).toBeUndefined();
+    expect(store.size()).toBe(1);
+    store.close();
+  });
+
+  it('expires idle entries through the listener; an entry the listener keeps stays', async () => {
+    const store = new MemorySessionStore<string>({ idleTimeoutMs: 20 });
+    const asked: string[] = [];
+    store.onExpire((id) => {
+      asked.push(id);
+      return id !== 'busy';
+    });
+    store.set('idle', 'I');
+    store.set('busy', 'B');
+    await eventually(() => store.get('idle') === undefined);
+    expect(store.get('busy')).toBe('B');
+    expect(asked).toContain('busy');
+    store.close();
+  });
+
+  it('does not expire anything with idleTimeoutMs 0', () => {
+    const store = new MemorySessionStore<string>({ idleTimeoutMs: 0 });
+    store.onExpire(() => true);
+    store.set('a', 'A');
+    expect(store.get('a')).toBe('A');
+  });
+});
