@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { McpServer } from '../../src/server/server.js';
+import { connected } from './support.js';
+
+function make(): { server: McpServer; errors: string[] } {
+  const server = new McpServer({ name: 'progress', version: '1.0.0' });
+  const errors: string[] = [];
+  server.tool('work', {}, async (_args, ctx) => {
+    await ctx.progress(1, 3, 'starting');
+    await ctx.progress(2, 3);
+    await ctx.progress(3);
+    return 'done';
+  });
+  server.tool('backwards', {}, async (_args, ctx) => {
+    await ctx.progress(5);
+    try {
+      await ctx.progress(5);
+    } catch (error) {
+      errors.push((error as Error).message);
+    }
+    return 'done';
+  });
+  return { server, errors };
+}
+
+describe('progress', () => {
+  it('sends notifications/progress with the request token, before the response', async () => {
+    const { server } = make();
+    const c = await connected(server);
+    expect(await c.callTool('work', {}, { progressToken: 'tok-1' })).toEqual({ content: [{ type: 'text', text: 'done' }] });
+    const tail = c.messages.slice(-4);
+    expect(tail).toEqual([
+      { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'tok-1', progress: 1, total: 3, message: 'starting' } },
+      { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'tok-1', progress: 2, total: 3 } },
+      { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'tok-1', progress: 3 } },
+      { jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'done' }] } },
+    ]);
+  });
+
+  it('numeric tokens are echoed as numbers', async () => {
+    const { server } = make();
+    const c = await connected(server);
+    await c.callTool('work', {}, { progressToken: 7 });
+    expect(c.notifications('notifications/progress').map((n) => n.params?.['progressToken'])).toEqual([7, 7, 7]);
+  });
+
+  it('sends nothing without a token', async () => {
+    const { server } = make();
+    const c = await connected(server);
+    await c.callTool('work');
+    expect(c.notifications('notifications/progress')).toEqual([]);
+  });
+
+  it('refuses a value that does not increase', async () => {
+    const { server, errors } = make();
+    const c = await connected(server);
+    await c.callTool('backwards', {}, { progressToken: 'b' });
+    expect(c.notifications('notifications/progress')).toHaveLength(1);
+    expect(errors).toEqual(['Progress must increase with every notification: got 5 after 5']);
+  });
+});
