@@ -35,6 +35,10 @@ export default tseslint.config(
   },
   {
     files: ['**/*.js', '**/*.mjs'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly', fetch: 'readonly' } },
+    languageOptions: {
+      globals: Object.fromEntries(
+        ['process', 'console', 'URL', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'Buffer', 'fetch', 'Request', 'Response', 'Headers', 'performance', 'AbortController', 'TextEncoder', 'TextDecoder', 'queueMicrotask', 'structuredClone'].map((name) => [name, 'readonly']),
+      ),
+    },
   },
 );

@@ -1,0 +1,153 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+// Every runnable example is executed here, the way a user would run it.
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const children: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+});
+
+function run(file: string, args: string[] = [], env: Record<string, string> = {}): ChildProcess {
+  const child = spawn(process.execPath, [file, ...args], { cwd: root, env: { ...process.env, PORT: '0', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  children.push(child);
+  return child;
+}
+
+/** Waits for the "listening on <url>" line an HTTP example prints to stderr. */
+function urlOf(child: ChildProcess): Promise<string> {
+  // Listen without consuming the stream to its end: the example keeps logging to stderr.
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    child.stderr!.on('data', (chunk) => {
+      seen += String(chunk);
+      const match = /listening on (http:\/\/\S+)/.exec(seen);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', () => reject(new Error(`the example exited before listening:\n${seen}`)));
+  });
+}
+
+/** Reads stdout lines until `count` JSON messages arrived. */
+async function lines(child: ChildProcess, count: number): Promise<unknown[]> {
+  const out: unknown[] = [];
+  let buffer = '';
+  for await (const chunk of child.stdout!) {
+    buffer += String(chunk);
+    let nl: number;
+    while ((nl = buffer.indexOf('\n')) !== -1) {
+      out.push(JSON.parse(buffer.slice(0, nl)));
+      buffer = buffer.slice(nl + 1);
+      if (out.length === count) return out;
+    }
+  }
+  throw new Error(`stdout ended after ${out.length} of ${count} messages`);
+}
+
+const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const post = async (url: string, body: unknown, extra: Record<string, string> = {}): Promise<unknown> =>
+  (await fetch(url, { method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body) })).json();
+
+/** Opens a legacy session (initialize + initialized) and returns the headers later requests carry. */
+async function session(url: string, extra: Record<string, string> = {}): Promise<Record<string, string>> {
+  const init = await fetch(url, {
+    method: 'POST',
+    headers: { ...headers, ...extra },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+  });
+  const id = init.headers.get('mcp-session-id');
+  if (!id) throw new Error(`no session: ${init.status} ${await init.text()}`);
+  const sessionHeaders = { ...extra, 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' };
+  await fetch(url, { method: 'POST', headers: { ...headers, ...sessionHeaders }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+  return sessionHeaders;
+}
+
+describe('examples', () => {
+  it('seed-stdio answers the seed request line with the exact seed response line', async () => {
+    const child = run('examples/seed-stdio/server.js');
+    child.stdin!.write('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}\n');
+    let text = '';
+    for await (const chunk of child.stdout!) {
+      text += String(chunk);
+      if (text.includes('\n')) break;
+    }
+    expect(text).toBe('{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hi"}]}}\n');
+  });
+
+  it('everything-server serves stdio with --stdio', async () => {
+    const child = run('examples/everything-server/main.js', ['--stdio']);
+    child.stdin!.write(
+      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n' +
+        '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"test_simple_text"}}\n',
+    );
+    const [init, call] = await lines(child, 2);
+    expect(init).toMatchObject({ id: 1, result: { protocolVersion: '2025-11-25', serverInfo: { name: 'mcpkit-everything-server' } } });
+    expect(call).toEqual({ jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'This is a simple text response for testing.' }] } });
+  });
+
+  it('everything-server serves Streamable HTTP and prints how to connect', async () => {
+    const child = run('examples/everything-server/main.js');
+    const url = await urlOf(child);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const discover = await post(url, {
+      jsonrpc: '2.0', id: 1, method: 'server/discover',
+      params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+    }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' });
+    expect(discover).toMatchObject({ id: 1, result: { supportedVersions: ['2026-07-28'], resultType: 'complete' } });
+  });
+
+  it('http-node serves structured output', async () => {
+    const url = await urlOf(run('examples/http-node/server.js'));
+    const sessionHeaders = await session(url);
+    expect(await post(url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add', arguments: { a: 2, b: 3 } } }, sessionHeaders)).toEqual({
+      jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: '{"sum":5}' }], structuredContent: { sum: 5 } },
+    });
+  });
+
+  it('http-fetch answers a Web Request with a Web Response', async () => {
+    const script = `
+      const { default: handler } = await import(${JSON.stringify(new URL('../../examples/http-fetch/server.js', import.meta.url).href)});
+      const response = await handler.fetch(new Request('http://localhost/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'greet', arguments: { name: 'Ada' } } }),
+      }));
+      process.stdout.write(response.status + ' ' + await response.text() + '\\n');`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: root });
+    children.push(child);
+    let out = '';
+    for await (const chunk of child.stdout) out += String(chunk);
+    expect(out).toBe('200 {"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"Hello, Ada!"}]}}\n');
+  });
+
+  it('express mounts namespaced providers', async () => {
+    const url = await urlOf(run('examples/express/server.js'));
+    await post(url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'notes_add', arguments: { text: 'milk' } } });
+    expect(await post(url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'notes_list', arguments: {} } })).toEqual({
+      jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: '{"1":"milk"}' }] },
+    });
+  });
+
+  it('middleware filters tools/list by caller, guards calls and times them', async () => {
+    const child = run('examples/middleware/server.js');
+    const url = await urlOf(child);
+    const anonymous = await session(url);
+    const admin = await session(url, { authorization: 'Bearer admin' });
+    const names = async (who: Record<string, string>): Promise<string[]> => {
+      const res = (await post(url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, who)) as { result: { tools: { name: string }[] } };
+      return res.result.tools.map((t) => t.name);
+    };
+    expect(await names(anonymous)).toEqual(['status']);
+    expect(await names(admin)).toEqual(['status', 'admin_reset']);
+    const denied = (await post(url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'admin_reset' } }, anonymous)) as { result: Record<string, unknown> };
+    expect(denied.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Tool admin_reset needs the admin role' }] });
+    const allowed = (await post(url, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'admin_reset' } }, admin)) as { result: { _meta: Record<string, unknown> } };
+    expect(allowed.result).toMatchObject({ content: [{ type: 'text', text: 'reset done' }] });
+    expect(typeof allowed.result._meta['example/durationMs']).toBe('number');
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+  });
+});
