@@ -60,7 +60,7 @@ export {
 } from './protocol/versions.js';
 
 // Schemas
-export { compileSchema, isStandardSchema, SchemaConversionError } from './schema/index.js';
+export { compileSchema, isStandardSchema, SchemaConversionError, withJsonSchema } from './schema/index.js';
 export type { CompiledSchema, InferInput, InferOutput, JsonSchemaObject, SchemaInput, StandardSchemaV1 } from './schema/index.js';
 
 // Stores
