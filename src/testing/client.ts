@@ -345,7 +345,9 @@ export class TestClient {
     const task = (async () => {
       let reply: JsonRpcMessage;
       try {
-        reply = { jsonrpc: '2.0', id, result: await this.#dispatch(method, params, controller.signal) };
+        // A cancelled request is no longer waited for, even when its handler ignores the signal.
+        const aborted = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(new Error('cancelled')), { once: true }));
+        reply = { jsonrpc: '2.0', id, result: await Promise.race([this.#dispatch(method, params, controller.signal), aborted]) };
       } catch (error) {
         const code = error instanceof TestClientError ? error.code : -32603;
         reply = { jsonrpc: '2.0', id, error: { code, message: error instanceof TestClientError ? error.detail : String(error instanceof Error ? error.message : error) } };
