@@ -5,7 +5,9 @@ export interface ReadableLike {
   on(event: 'data', listener: (chunk: Uint8Array | string) => void): unknown;
   on(event: 'end' | 'close', listener: () => void): unknown;
   on(event: 'error', listener: (error: Error) => void): unknown;
-  off?(event: string, listener: (...args: never[]) => void): unknown;
+  off?(event: 'data', listener: (chunk: Uint8Array | string) => void): unknown;
+  off?(event: 'end' | 'close', listener: () => void): unknown;
+  off?(event: 'error', listener: (error: Error) => void): unknown;
   pause?(): unknown;
   resume?(): unknown;
 }
@@ -69,7 +71,7 @@ export class StdioTransport implements McpTransport {
     if (this.#input) throw new Error('StdioTransport already started');
     this.#onMessage = onMessage;
     this.#onError = onError;
-    this.#input = this.#config.input ?? (process.stdin as unknown as ReadableLike);
+    this.#input = this.#config.input ?? process.stdin;
     this.#output = this.#config.output ?? (process.stdout);
     this.#listeners = {
       data: (chunk) => this.#onData(chunk),
