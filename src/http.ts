@@ -13,6 +13,7 @@ export {
   DEFAULT_MAX_BATCH_SIZE,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_SESSIONS,
+  DEFAULT_MAX_STREAM_BUFFER_BYTES,
 } from './transports/http/engine.js';
 export type { CloseOptions, HttpEngine } from './transports/http/engine.js';
 export type {

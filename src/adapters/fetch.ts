@@ -1,6 +1,6 @@
 /** Web-standard adapter: (Request) => Promise<Response> for Bun, Deno, Workers, Hono. No protocol rules here. */
 import type { ConnectionFactory } from '../protocol/connection.js';
-import { createHttpEngine, type CloseOptions, type HttpEngine } from '../transports/http/engine.js';
+import { createHttpEngine, DEFAULT_MAX_STREAM_BUFFER_BYTES, type CloseOptions, type HttpEngine } from '../transports/http/engine.js';
 import type { BodyResult, HttpEngineOptions, HttpRequest, HttpResponse } from '../transports/http/types.js';
 
 export interface FetchHandler {
@@ -13,6 +13,7 @@ const encoder = new TextEncoder();
 
 export function createFetchHandler(factory: ConnectionFactory, options: HttpEngineOptions = {}): FetchHandler {
   const engine = createHttpEngine(factory, options);
+  const maxBuffered = options.maxStreamBufferBytes ?? DEFAULT_MAX_STREAM_BUFFER_BYTES;
   const handler = async (incoming: Request): Promise<Response> => {
     const url = new URL(incoming.url);
     const controller = new AbortController();
@@ -32,7 +33,7 @@ export function createFetchHandler(factory: ConnectionFactory, options: HttpEngi
       readBody: (limit) => readBody(incoming, limit),
       signal: controller.signal,
     };
-    return toResponse(await engine.handle(request), controller);
+    return toResponse(await engine.handle(request), controller, maxBuffered);
   };
   return Object.assign(handler, { engine, close: (closeOptions?: CloseOptions) => engine.close(closeOptions) });
 }
@@ -67,7 +68,7 @@ async function readBody(request: Request, limit: number): Promise<BodyResult> {
   return { kind: 'text', text: new TextDecoder().decode(bytes) };
 }
 
-function toResponse(response: HttpResponse, controller: AbortController): Response {
+function toResponse(response: HttpResponse, controller: AbortController, maxBuffered: number): Response {
   const { stream } = response;
   if (stream === undefined) {
     return new Response(response.body ?? null, { status: response.status, headers: response.headers });
@@ -77,7 +78,14 @@ function toResponse(response: HttpResponse, controller: AbortController): Respon
     start(out) {
       stream.start({
         write(chunk) {
-          if (!closed) out.enqueue(encoder.encode(chunk));
+          if (closed) return;
+          out.enqueue(encoder.encode(chunk));
+          // A client this far behind is dropped rather than buffered without bound.
+          if ((out.desiredSize ?? 0) < 0) {
+            closed = true;
+            out.error(new Error('client too slow'));
+            controller.abort();
+          }
         },
         end() {
           if (closed) return;
@@ -91,6 +99,11 @@ function toResponse(response: HttpResponse, controller: AbortController): Respon
       closed = true;
       controller.abort();
     },
-  });
+  }, byteStrategy(maxBuffered));
   return new Response(body, { status: response.status, headers: response.headers });
+}
+
+/** Counts queued bytes so `desiredSize` goes negative past the limit. */
+function byteStrategy(highWaterMark: number): QueuingStrategy<Uint8Array> {
+  return { highWaterMark, size: (chunk) => chunk.byteLength };
 }

@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ConnectionFactory } from '../protocol/connection.js';
-import { createHttpEngine, type CloseOptions, type HttpEngine } from '../transports/http/engine.js';
+import { createHttpEngine, DEFAULT_MAX_STREAM_BUFFER_BYTES, type CloseOptions, type HttpEngine } from '../transports/http/engine.js';
 import type { BodyResult, HeaderMap, HttpEngineOptions, HttpRequest, HttpResponse } from '../transports/http/types.js';
 
 export interface NodeHandler {
@@ -15,13 +15,14 @@ export interface NodeHandler {
 /** A `(req, res)` handler for node:http (and Express, whose parsed `req.body` it uses). */
 export function createNodeHandler(factory: ConnectionFactory, options: HttpEngineOptions = {}): NodeHandler {
   const engine = createHttpEngine(factory, options);
+  const maxBuffered = options.maxStreamBufferBytes ?? DEFAULT_MAX_STREAM_BUFFER_BYTES;
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
-    void serve(engine, req, res);
+    void serve(engine, req, res, maxBuffered);
   };
   return Object.assign(handler, { engine, close: (closeOptions?: CloseOptions) => engine.close(closeOptions) });
 }
 
-async function serve(engine: HttpEngine, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(engine: HttpEngine, req: IncomingMessage, res: ServerResponse, maxBuffered: number): Promise<void> {
   const controller = new AbortController();
   // 'close' before the response finished means the client went away.
   res.once('close', () => {
@@ -46,7 +47,7 @@ async function serve(engine: HttpEngine, req: IncomingMessage, res: ServerRespon
   } catch {
     response = { status: 500, headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}' };
   }
-  write(res, response);
+  write(res, response, maxBuffered);
 }
 
 function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
@@ -87,7 +88,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
   });
 }
 
-function write(res: ServerResponse, response: HttpResponse): void {
+function write(res: ServerResponse, response: HttpResponse, maxBuffered: number): void {
   if (res.headersSent || res.destroyed) return;
   const { stream, body } = response;
   if (stream !== undefined) {
@@ -95,7 +96,10 @@ function write(res: ServerResponse, response: HttpResponse): void {
     res.flushHeaders();
     stream.start({
       write: (chunk) => {
-        if (!res.writableEnded && !res.destroyed) res.write(chunk);
+        if (res.writableEnded || res.destroyed) return;
+        res.write(chunk);
+        // A client this far behind is dropped rather than buffered without bound.
+        if (res.writableLength > maxBuffered) res.destroy();
       },
       end: () => {
         if (!res.writableEnded) res.end();

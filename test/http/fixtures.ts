@@ -97,6 +97,12 @@ export function buildServer(gates = new Gates()): { server: McpServer; gates: Ga
     gates.completed.push(`steps:${str(name, 'steps')}`);
     return 'stepped';
   });
+  server.tool('flood', { description: 'Sends 400 log messages of 16 KiB each', input: { type: 'object' } }, async (_args, ctx) => {
+    const chunk = 'x'.repeat(16 * 1024);
+    for (let i = 0; i < 400; i++) await ctx.log('info', chunk);
+    gates.completed.push('flood');
+    return 'flooded';
+  });
   return { server, gates };
 }
 

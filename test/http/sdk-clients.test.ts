@@ -30,7 +30,7 @@ describe('SDK v1 Client + StreamableHTTPClientTransport', () => {
     await client.connect(transport);
     expect(transport.sessionId).toMatch(/^[\x21-\x7e]+$/);
     const tools = await client.listTools();
-    expect(tools.tools.map((t) => t.name)).toEqual(['echo', 'wait', 'progress', 'elicit', 'poll', 'steps']);
+    expect(tools.tools.map((t) => t.name)).toEqual(['echo', 'wait', 'progress', 'elicit', 'poll', 'steps', 'flood']);
     expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'hi' } }))).toBe('hi');
     const progress: number[] = [];
     const result = await client.callTool({ name: 'progress', arguments: {} }, undefined, { onprogress: (p) => progress.push(p.progress) });
@@ -128,7 +128,7 @@ describe('SDK v2 client', () => {
     clients.push(client);
     await client.connect(new StreamableV2(new URL(server.url)));
     const tools = await client.listTools();
-    expect(tools.tools.length).toBe(6);
+    expect(tools.tools.length).toBe(7);
     const result = await client.callTool({ name: 'echo', arguments: { text: 'modern' } });
     expect(textOf(result)).toBe('modern');
   });

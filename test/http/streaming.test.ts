@@ -203,6 +203,19 @@ describe('client disconnects', () => {
   });
 });
 
+describe('slow readers', () => {
+  it('are dropped once maxStreamBufferBytes is exceeded instead of buffering without bound', async () => {
+    const { server: mcp, gates } = buildServer();
+    server = await startNode(mcp, { maxStreamBufferBytes: 256 * 1024 });
+    const id = await openSession(server.url);
+    const response = await post(server.url, rpc(1, 'tools/call', { name: 'flood', arguments: {} }), sessionHeaders(id));
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    await eventually(() => gates.completed.includes('flood')); // the client has read nothing so far
+    const events = await readEvents(response);
+    expect(messages(events).length).toBeLessThan(400);
+  });
+});
+
 describe('batches (2025-03-26)', () => {
   it('answers a batch of requests with an array in order', async () => {
     server = await startNode(buildServer().server);

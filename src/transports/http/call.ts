@@ -56,7 +56,8 @@ export class PostCall implements InflightCall {
     };
     if (input.protocolVersion !== undefined) extra.protocolVersion = input.protocolVersion;
     if (input.authInfo !== undefined) extra.authInfo = input.authInfo;
-    if (this.resumable) extra.closeStream = this.closeStream;
+    // Allocated only where a stream can be resumed (stateful sessions with an event log).
+    if (this.resumable) extra.closeStream = (options) => this.closeStream(options);
 
     ctx.track(this);
     if (target.session !== undefined) target.session.inflight++;
@@ -95,11 +96,11 @@ export class PostCall implements InflightCall {
     this.stream.send(message);
   };
 
-  private readonly closeStream = (options?: { retryMs?: number }): void => {
+  private closeStream(options?: { retryMs?: number }): void {
     if (this.done) return;
     const stream = this.stream ?? this.startStream();
     stream.closeConnection(options?.retryMs);
-  };
+  }
 
   private readonly onDisconnect = (): void => {
     const stream = this.stream;

@@ -33,6 +33,7 @@ export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_MAX_BATCH_SIZE = 100;
 export const DEFAULT_MAX_SESSIONS = 10_000;
 export const DEFAULT_KEEP_ALIVE_MS = 25_000;
+export const DEFAULT_MAX_STREAM_BUFFER_BYTES = 8 * 1024 * 1024;
 
 export function createHttpEngine(factory: ConnectionFactory, options: HttpEngineOptions = {}): HttpEngine {
   return new Engine(factory, options);

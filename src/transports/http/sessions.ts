@@ -92,7 +92,8 @@ export class SessionRegistry {
   }
 
   touch(session: HttpSession): void {
-    void Promise.resolve(this.store.touch(session.id)).catch(() => undefined);
+    const touched = this.store.touch(session.id);
+    if (touched instanceof Promise) touched.catch(() => undefined);
   }
 
   /**

@@ -86,6 +86,11 @@ export interface HttpEngineOptions {
   sessionStore?: SessionStore<unknown>;
   /** Event log for resumable streams; default: a bounded memory store (stateful mode only). `false` disables resumability. */
   eventStore?: EventStore | false;
+  /**
+   * Bytes an SSE response may hold unsent for a slow client (default 8 MiB);
+   * beyond it the connection is dropped (a resumable stream can be resumed).
+   */
+  maxStreamBufferBytes?: number;
   /** SSE comment sent on idle standalone streams, in ms (default 25,000; 0 disables). */
   keepAliveMs?: number;
   /** Host/Origin checks against DNS rebinding (default true). */
