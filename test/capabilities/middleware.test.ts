@@ -104,7 +104,7 @@ describe('middleware', () => {
       try {
         return await next();
       } catch {
-        return { content: [{ type: 'text', text: 'handled by middleware' }], isError: true };
+        return { content: [{ type: 'text' as const, text: 'handled by middleware' }], isError: true };
       }
     });
     const c = await connected(s);

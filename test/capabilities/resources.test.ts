@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { McpServer } from '../../src/server/server.js';
-import { TestClientError } from '../../src/testing/index.js';
+import type { TestClientError } from '../../src/testing/index.js';
 import { client, connected, lastResponse, tick } from './support.js';
 
 function make(): McpServer {

@@ -67,7 +67,7 @@ describe('tools with Standard Schema (zod) input', () => {
 describe('tools with raw JSON Schema input', () => {
   const make = (): McpServer => {
     const s = server();
-    s.tool('forecast', { input: rawSchema }, (args) => `${String(args['city'])} for ${String(args['days'] ?? 1)} days`);
+    s.tool('forecast', { input: rawSchema }, (args) => `${args['city'] as string} for ${(args['days'] as number | undefined) ?? 1} days`);
     return s;
   };
 
@@ -102,7 +102,7 @@ describe('tool output', () => {
     const s = server();
     const output = z.object({ celsius: z.number(), label: z.string() });
     s.tool('temp', { output }, () => ({ celsius: 21.5, label: 'mild' }));
-    s.tool('broken', { output: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] } }, () => ({ n: 'not a number' }) as never);
+    s.tool('broken', { output: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] } }, () => ({ n: 'not a number' }));
     s.tool('refuse', { output }, () => {
       throw new ToolError('sensor offline', { structuredContent: { celsius: 0, label: 'unknown' } });
     });
