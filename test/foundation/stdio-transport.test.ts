@@ -284,7 +284,9 @@ describe('shutdown', () => {
     expect(written).toHaveLength(1);
     await test.server.stop();
     // What was queued is handed to the stream on the way out.
-    expect(written.join('').trim().split('\n').map((l) => JSON.parse(l) as unknown)).toStrictEqual([echoed(1, 'first'), echoed(2, 'queued')]);
+    const messages = written.join('').trim().split('\n').map((l) => JSON.parse(l) as unknown);
+    messages.forEach((m) => checkOutgoing(m, '2025-11-25', () => 'tools/call'));
+    expect(messages).toStrictEqual([echoed(1, 'first'), echoed(2, 'queued')]);
   });
 });
 
