@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { McpServer } from '../../src/server/server.js';
-import { harness, modernMeta, MODERN_REVISION } from '../support/wire.js';
+import { harness, modernMeta, MODERN_REVISION, settle } from '../support/wire.js';
 import { FULL_CAPABILITIES, makeServer, SERVER_INFO } from '../support/servers.js';
 
 const LEGACY = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
@@ -182,5 +182,18 @@ describe('the modern path on the same connection type', () => {
     expect((call['result'] as Record<string, unknown>)['resultType']).toBe('complete');
     // Stateless: nothing was negotiated for the connection.
     expect(h.connection.session).toBeUndefined();
+  });
+});
+
+describe('cancellation', () => {
+  it('a request the client cancelled gets no response at all', async () => {
+    const s = makeServer();
+    const h = harness(s.server);
+    const pending = h.send({ jsonrpc: '2.0', id: 'c1', method: 'tools/call', params: { name: 'record', arguments: { label: 'cancel-me', wait: true } } });
+    await settle();
+    expect(await h.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'c1', reason: 'user aborted' } })).toBeUndefined();
+    s.gate('cancel-me').open();
+    expect(await pending).toBeUndefined();
+    expect(await h.request('ping')).toStrictEqual({ jsonrpc: '2.0', id: 1, result: {} });
   });
 });

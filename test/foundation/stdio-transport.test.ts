@@ -143,6 +143,22 @@ describe('framing', () => {
   });
 });
 
+describe('batches over stdio', () => {
+  it('answers a batch line with one array line, an all-notification batch with nothing, an empty batch with one object', async () => {
+    const { input, lines } = await wired();
+    input.write('[{"jsonrpc":"2.0","method":"notifications/initialized"}]\n');
+    input.write(`[${echo(1, 'a')},{"jsonrpc":"2.0","method":"notifications/initialized"},${echo(2, 'b')}]\n`);
+    await lines.waitFor(1);
+    input.write('[]\n');
+    await lines.waitFor(2);
+    await settle();
+    expect(lines.messages).toStrictEqual([
+      [echoed(1, 'a'), echoed(2, 'b')],
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: an empty batch is not allowed' } },
+    ]);
+  });
+});
+
 describe('parse errors and the line limit', () => {
   it('answers a non-JSON line with -32700 and id null, then keeps reading', async () => {
     const { input, lines } = await wired();
