@@ -1,5 +1,6 @@
 import type { JsonRpcId } from '../jsonrpc/message.js';
 import type { AuthInfo, MessageSink, RequestInfo } from './connection.js';
+import type { LazyAbort } from './abort.js';
 import { MissingClientCapabilityError } from './errors.js';
 import { shouldLog } from './logging.js';
 import type {
@@ -43,11 +44,10 @@ export interface ContextHost {
 export interface RequestContextInit {
   requestId: JsonRpcId;
   method: string;
-  signal: AbortSignal;
+  abort: LazyAbort;
   protocolVersion: ProtocolVersion;
   era: 'legacy' | 'modern';
-  clientInfo: Implementation | undefined;
-  clientCapabilities: ClientCapabilities;
+  client: { readonly info: Implementation | undefined; readonly capabilities: ClientCapabilities };
   sessionId: string | undefined;
   authInfo: AuthInfo | undefined;
   requestInfo: RequestInfo | undefined;
@@ -67,8 +67,6 @@ export interface RequestContextInit {
 export class RequestContext {
   readonly requestId: JsonRpcId;
   readonly method: string;
-  /** Aborted on cancellation, client disconnect, timeout or server shutdown. */
-  readonly signal: AbortSignal;
   readonly protocolVersion: ProtocolVersion;
   readonly era: 'legacy' | 'modern';
   readonly client: { readonly info: Implementation | undefined; readonly capabilities: ClientCapabilities };
@@ -77,13 +75,9 @@ export class RequestContext {
   readonly requestInfo: RequestInfo | undefined;
   /** The request's `params._meta`, as sent. */
   readonly meta: Record<string, unknown> | undefined;
-  /** Per-request scratch space for middleware and handlers. */
-  readonly state: Record<string, unknown> = {};
-  /**
-   * Data kept across the rounds of a 2026-07-28 multi round-trip request: set
-   * fields here and they come back (signed, tamper-proof) when the client retries.
-   */
-  readonly requestState: Record<string, unknown>;
+  readonly #abort: LazyAbort;
+  #state: Record<string, unknown> | undefined;
+  #requestState: Record<string, unknown> | undefined;
   readonly #send: MessageSink;
   readonly #broker: InputBroker;
   readonly #host: ContextHost;
@@ -94,10 +88,10 @@ export class RequestContext {
   constructor(init: RequestContextInit) {
     this.requestId = init.requestId;
     this.method = init.method;
-    this.signal = init.signal;
+    this.#abort = init.abort;
     this.protocolVersion = init.protocolVersion;
     this.era = init.era;
-    this.client = { info: init.clientInfo, capabilities: init.clientCapabilities };
+    this.client = init.client;
     this.sessionId = init.sessionId;
     this.authInfo = init.authInfo;
     this.requestInfo = init.requestInfo;
@@ -107,7 +101,25 @@ export class RequestContext {
     this.#host = init.host;
     this.#logLevel = init.logLevel;
     this.#closeStream = init.closeStream;
-    this.requestState = init.requestState ?? {};
+    this.#requestState = init.requestState;
+  }
+
+  /** Aborted on cancellation, client disconnect, timeout or server shutdown. */
+  get signal(): AbortSignal {
+    return this.#abort.signal;
+  }
+
+  /** Per-request scratch space for middleware and handlers. */
+  get state(): Record<string, unknown> {
+    return (this.#state ??= {});
+  }
+
+  /**
+   * Data kept across the rounds of a 2026-07-28 multi round-trip request: set
+   * fields here and they come back (signed, tamper-proof) when the client retries.
+   */
+  get requestState(): Record<string, unknown> {
+    return (this.#requestState ??= {});
   }
 
   /** The request's progress token, when the client asked for progress. */

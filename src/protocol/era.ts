@@ -31,6 +31,8 @@ export interface EraInfo {
   version: ProtocolVersion;
   clientInfo: Implementation | undefined;
   clientCapabilities: ClientCapabilities;
+  /** `ctx.client`, built once per era. */
+  client: { readonly info: Implementation | undefined; readonly capabilities: ClientCapabilities };
   logLevel: LoggingLevel | undefined;
   /** Modern requests carry out client requests as Multi Round-Trip Requests. */
   broker: InputBroker | undefined;
@@ -80,13 +82,16 @@ export function resolveEra(handler: McpProtocolHandler, method: string, params: 
   // HTTP only: the routing headers must agree with the body (SEP-2243).
   const headers = extra.requestInfo?.headers;
   if (headers !== undefined) checkStandardHeaders(method, params, headers);
-  const clientInfo = meta[META_CLIENT_INFO];
+  const rawInfo = meta[META_CLIENT_INFO];
+  const clientInfo = isObject(rawInfo) ? (rawInfo as unknown as Implementation) : undefined;
+  const clientCapabilities = meta[META_CLIENT_CAPABILITIES] as ClientCapabilities;
   const logLevel = meta[META_LOG_LEVEL];
   return {
     era: 'modern',
     version: metaVersion as ProtocolVersion,
-    clientInfo: isObject(clientInfo) ? (clientInfo as unknown as Implementation) : undefined,
-    clientCapabilities: meta[META_CLIENT_CAPABILITIES],
+    clientInfo,
+    clientCapabilities,
+    client: { info: clientInfo, capabilities: clientCapabilities },
     logLevel: isLoggingLevel(logLevel) ? logLevel : undefined,
     broker: createMrtrBroker(handler, method, params),
     finalize: (m, result) => finalizeModern(handler, m, result),
@@ -105,11 +110,13 @@ function legacyEra(handler: McpProtocolHandler, header: string | undefined): Era
   const cached = legacyCache.get(handler);
   if (cached && cached.key === session && cached.header === header) return cached.info;
   const version = session?.protocolVersion ?? (isLegacyVersion(header) ? header : LATEST_LEGACY_VERSION);
+  const clientCapabilities = session?.clientCapabilities ?? EMPTY_CAPABILITIES;
   const info: EraInfo = {
     era: 'legacy',
     version,
     clientInfo: session?.clientInfo,
-    clientCapabilities: session?.clientCapabilities ?? EMPTY_CAPABILITIES,
+    clientCapabilities,
+    client: { info: session?.clientInfo, capabilities: clientCapabilities },
     logLevel: undefined,
     broker: undefined,
     finalize: identity,

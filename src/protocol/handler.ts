@@ -2,6 +2,7 @@ import { ErrorCode, errorResponseFrom, JsonRpcProtocolError } from '../jsonrpc/e
 import { classify, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../jsonrpc/message.js';
 import type { BusEvent } from '../stores/bus.js';
 import type { ConnectionOptions, HandleResult, McpConnection, MessageExtra, MessageSink } from './connection.js';
+import { LazyAbort } from './abort.js';
 import { RequestContext, type ContextHost, type InputBroker } from './context.js';
 import { mapError } from './error-map.js';
 import { isLoggingLevel } from './logging.js';
@@ -39,7 +40,9 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
   session: NegotiatedSession | undefined;
   sessionLogLevel: LoggingLevel | undefined;
   readonly #send: MessageSink;
-  readonly #inFlight = new Map<JsonRpcId, AbortController>();
+  readonly #inFlight = new Map<JsonRpcId, LazyAbort>();
+  /** In-flight requests of a stateless connection, where ids are not unique. */
+  readonly #anonymous = new Set<LazyAbort>();
   readonly #legacyBroker: InputBroker;
   readonly #unsubscribe: (() => void) | undefined;
   #closed = false;
@@ -69,7 +72,7 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
 
   /** Number of requests currently being handled. */
   get inFlight(): number {
-    return this.#inFlight.size;
+    return this.#inFlight.size + this.#anonymous.size;
   }
 
   async handleMessage(payload: unknown, extra: MessageExtra = {}): Promise<HandleResult> {
@@ -128,18 +131,21 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
 
   async #handleRequest(request: JsonRpcRequest, extra: MessageExtra): Promise<JsonRpcResponse | undefined> {
     const { id, method } = request;
-    if (this.#inFlight.has(id)) {
+    // On a shared stateless connection ids belong to unrelated clients: they may repeat.
+    if (!this.stateless && this.#inFlight.has(id)) {
       return errorResponseFrom(id, new JsonRpcProtocolError(ErrorCode.InvalidRequest, `Invalid Request: a request with id ${JSON.stringify(id)} is already in flight`));
     }
-    const controller = new AbortController();
-    const onTransportAbort = (): void => controller.abort(extra.signal?.reason);
+    const controller = new LazyAbort();
+    let onTransportAbort: (() => void) | undefined;
     let era: EraInfo | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    if (extra.signal) {
-      if (extra.signal.aborted) controller.abort(extra.signal.reason);
-      else extra.signal.addEventListener('abort', onTransportAbort, { once: true });
+    const transportSignal = extra.signal;
+    if (transportSignal) {
+      if (transportSignal.aborted) controller.abort(transportSignal.reason);
+      else transportSignal.addEventListener('abort', (onTransportAbort = () => controller.abort(transportSignal.reason)), { once: true });
     }
-    this.#inFlight.set(id, controller);
+    if (this.stateless) this.#anonymous.add(controller);
+    else this.#inFlight.set(id, controller);
     try {
       const entry: MethodEntry | undefined = methodTable[method];
       // An unknown method is -32601 whatever its params look like.
@@ -150,7 +156,7 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
       const params = (request.params ?? {});
       era = resolveEra(this, method, params, extra);
       if (!entry.available(this, era)) throw new JsonRpcProtocolError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
-      const context = this.#context(request, params, era, controller.signal, extra);
+      const context = this.#context(request, params, era, controller, extra);
       const running = runMiddleware(this.deps.middleware, method, params, context, async (p) => entry.handle(p, context, this, era!));
       const timeoutMs = entry.timeoutMs?.(this, params) ?? this.deps.options?.requestTimeoutMs;
       const broker = era.broker instanceof MrtrBroker ? era.broker : undefined;
@@ -180,11 +186,11 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
           broker.release();
         }
       }
-      if (controller.signal.reason instanceof RequestCancelledError) return undefined;
+      if (controller.reason instanceof RequestCancelledError) return undefined;
       return { jsonrpc: '2.0', id, result: era.finalize(method, result) };
     } catch (error) {
       // A cancelled request gets no response at all.
-      if (controller.signal.reason instanceof RequestCancelledError) return undefined;
+      if (controller.reason instanceof RequestCancelledError) return undefined;
       if (error instanceof RequestTimeoutError && era !== undefined) {
         const entry = methodTable[method];
         if (entry?.onTimeout) return { jsonrpc: '2.0', id, result: era.finalize(method, entry.onTimeout(error)) };
@@ -192,21 +198,21 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
       return errorResponseFrom(id, mapError(error, this, era, method));
     } finally {
       if (timer !== undefined) clearTimeout(timer);
-      extra.signal?.removeEventListener('abort', onTransportAbort);
-      this.#inFlight.delete(id);
+      if (onTransportAbort) transportSignal?.removeEventListener('abort', onTransportAbort);
+      if (this.stateless) this.#anonymous.delete(controller);
+      else this.#inFlight.delete(id);
     }
   }
 
-  #context(request: JsonRpcRequest, params: Record<string, unknown>, era: EraInfo, signal: AbortSignal, extra: MessageExtra): RequestContext {
+  #context(request: JsonRpcRequest, params: Record<string, unknown>, era: EraInfo, abort: LazyAbort, extra: MessageExtra): RequestContext {
     const meta = params['_meta'];
     return new RequestContext({
       requestId: request.id,
       method: request.method,
-      signal,
+      abort,
       protocolVersion: era.version,
       era: era.era,
-      clientInfo: era.clientInfo,
-      clientCapabilities: era.clientCapabilities,
+      client: era.client,
       sessionId: this.sessionId,
       authInfo: extra.authInfo,
       requestInfo: extra.requestInfo,
@@ -249,7 +255,7 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
     if (this.#closed) return;
     this.#closed = true;
     this.#unsubscribe?.();
-    for (const controller of this.#inFlight.values()) controller.abort(new ConnectionClosedError(reason));
+    for (const controller of [...this.#inFlight.values(), ...this.#anonymous]) controller.abort(new ConnectionClosedError(reason));
     this.outbound.rejectAll(reason);
   }
 }

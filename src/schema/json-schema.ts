@@ -14,6 +14,7 @@
 import { dereference, validate as cfValidate } from '@cfworker/json-schema';
 import type { Schema, SchemaDraft } from '@cfworker/json-schema';
 import { SchemaConversionError } from './errors.js';
+import { fastAcceptor } from './fast-path.js';
 import { formatIssues, issuesFromUnits, pointerSegments } from './issues.js';
 import type { CompiledSchema, JsonSchemaObject, ValidationIssue, ValidationResult } from './types.js';
 
@@ -86,9 +87,11 @@ function build(schema: JsonSchemaObject): CompiledSchema<Record<string, unknown>
     return current;
   };
 
+  const accept = fastAcceptor(schema);
   return {
     jsonSchema: schema,
     validate(value) {
+      if (accept?.(value) === true) return { ok: true, value: value as Record<string, unknown> };
       let result;
       try {
         result = cfValidate(value, root, draft, lookup, false);

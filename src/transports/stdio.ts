@@ -49,7 +49,8 @@ export class StdioTransport implements McpTransport {
   readonly #config: StdioTransportConfig;
   readonly #maxLine: number;
   readonly #decoder = new TextDecoder();
-  readonly #inFlight = new Set<Promise<void>>();
+  #inFlight = 0;
+  #idle: (() => void) | undefined;
   #input: ReadableLike | undefined;
   #output: WritableLike | undefined;
   #buffer = '';
@@ -123,11 +124,19 @@ export class StdioTransport implements McpTransport {
       void this.#report(new InvalidJsonError(error instanceof Error ? error.message : 'invalid JSON'));
       return;
     }
-    const task = Promise.resolve()
-      .then(() => this.#onMessage?.(message))
-      .catch((error: unknown) => this.#report(error instanceof Error ? error : new Error(String(error))))
-      .finally(() => this.#inFlight.delete(task));
-    this.#inFlight.add(task);
+    this.#inFlight++;
+    void this.#dispatch(message);
+  }
+
+  /** Runs one message; a counter (not a set of promises) tracks what is in flight. */
+  async #dispatch(message: unknown): Promise<void> {
+    try {
+      await this.#onMessage?.(message);
+    } catch (error) {
+      await this.#report(error instanceof Error ? error : new Error(String(error)));
+    } finally {
+      if (--this.#inFlight === 0) this.#idle?.();
+    }
   }
 
   async #report(error: Error): Promise<void> {
@@ -143,7 +152,7 @@ export class StdioTransport implements McpTransport {
     this.#buffer = '';
     if (!this.#discarding && rest.trim().length > 0) this.#line(rest);
     // In-flight requests finish (and their answers are written) before we close.
-    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+    if (this.#inFlight > 0) await new Promise<void>((resolve) => (this.#idle = resolve));
     await this.#flush();
     await this.close();
     this.onclose?.();
