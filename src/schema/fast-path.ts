@@ -55,7 +55,7 @@ export function fastAcceptor(schema: JsonSchemaObject): Check | undefined {
     if (check === undefined) return undefined;
     checks.push(check);
   }
-  const mustHave = required as string[];
+  const mustHave = required;
   const closed = additional === false;
   const known = new Set(names);
   return (value) => {
