@@ -226,6 +226,30 @@ describe('timeouts and cancellation of server→client requests', () => {
   });
 });
 
+describe('a parent timeout', () => {
+  it('cancels the pending client request and answers the tool timeout', async () => {
+    const server = new McpServer({ name: 'asks', version: '1.0.0' });
+    server.tool('slow-ask', { timeoutMs: 40 }, async (_args, ctx) => JSON.stringify(await ctx.elicit({ message: 'Hi?', requestedSchema: { type: 'object', properties: {} } })));
+    const signals: AbortSignal[] = [];
+    const c = await connected(server, {
+      ...ALL,
+      onElicit: (_params, { signal }) => {
+        signals.push(signal);
+        return new Promise(() => undefined);
+      },
+    });
+    expect(await c.callTool('slow-ask')).toEqual({
+      content: [{ type: 'text', text: 'Request timed out: tools/call did not finish within 40 ms' }],
+      isError: true,
+    });
+    await tick();
+    expect(c.notifications('notifications/cancelled')).toEqual([
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'mcpkit-1', reason: 'The originating request was cancelled' } },
+    ]);
+    expect(signals[0]?.aborted).toBe(true);
+  });
+});
+
 describe('client requests on the 2026-07-28 path (MRTR)', () => {
   it('the same tool ends a round with input_required and finishes on the automatic retry', async () => {
     const c = client(make().server, { ...ALL, modern: true });
@@ -253,6 +277,26 @@ describe('client requests on the 2026-07-28 path (MRTR)', () => {
     const c = client(make().server, { ...ALL, modern: true });
     expect(JSON.parse(((await c.callTool('ask-model'))['content'] as { text: string }[])[0]!.text)).toMatchObject({ content: { text: '4' } });
     expect((await c.callTool('roots'))['content']).toEqual([{ type: 'text', text: '{"roots":[{"uri":"file:///home/me/project","name":"project"}]}' }]);
+  });
+
+  it('ctx.requestState survives the rounds, signed', async () => {
+    const server = new McpServer({ name: 'asks', version: '1.0.0' });
+    const rounds: unknown[] = [];
+    server.tool('stateful', {}, async (_args, ctx) => {
+      rounds.push(ctx.requestState['step'] ?? null);
+      ctx.requestState['step'] = 'asked';
+      const answer = await ctx.elicit({ message: 'Go?', requestedSchema: { type: 'object', properties: { n: { type: 'number' } } } });
+      return `${String(ctx.requestState['step'])} ${String(answer.content?.['n'])}`;
+    });
+    const c = client(server, { ...ALL, modern: true });
+    expect((await c.callTool('stateful'))['content']).toEqual([{ type: 'text', text: 'asked 3' }]);
+    expect(rounds).toEqual([null, 'asked']);
+  });
+
+  it('a tampered requestState is refused with -32602', async () => {
+    const c = client(make().server, { ...ALL, modern: true });
+    const first = await c.request('tools/call', { name: 'deploy', requestState: 'forged.state', inputResponses: {} }).catch((e: unknown) => e);
+    expect((first as TestClientError).code).toBe(-32602);
   });
 
   it('a missing capability is the same clear error', async () => {

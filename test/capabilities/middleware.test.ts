@@ -3,7 +3,7 @@ import { JsonRpcProtocolError } from '../../src/jsonrpc/errors.js';
 import type { AuthInfo } from '../../src/protocol/connection.js';
 import { McpServer } from '../../src/server/server.js';
 import type { TestClientError } from '../../src/testing/index.js';
-import { connected, lastResponse } from './support.js';
+import { client, connected, lastResponse } from './support.js';
 
 function make(): McpServer {
   const s = new McpServer({ name: 'mw', version: '1.0.0', logger: { error: () => undefined } });
@@ -110,5 +110,30 @@ describe('middleware', () => {
     const c = await connected(s);
     expect(await c.listPrompts()).toEqual({ prompts: [{ name: 'virtual' }] });
     expect(await c.callTool('missing')).toEqual({ content: [{ type: 'text', text: 'handled by middleware' }], isError: true });
+  });
+});
+
+describe('middleware failures', () => {
+  it('an unexpected throw in a middleware is -32603 "Internal error" with nothing leaked', async () => {
+    const s = make();
+    s.use('tools/list', async () => {
+      throw new Error('connection string postgres://admin:pw@db');
+    });
+    const c = await connected(s);
+    await c.listTools().catch(() => undefined);
+    expect(lastResponse(c)).toEqual({ jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'Internal error' } });
+    expect(await c.listPrompts()).toEqual({ prompts: [{ name: 'p' }] });
+  });
+
+  it('runs on the 2026-07-28 path too, seeing the request _meta', async () => {
+    const s = make();
+    const versions: unknown[] = [];
+    s.use(async (ctx, next) => {
+      versions.push(ctx.params._meta?.['io.modelcontextprotocol/protocolVersion']);
+      return next();
+    });
+    const c = client(s, { modern: true });
+    await c.listTools();
+    expect(versions).toEqual(['2026-07-28']);
   });
 });

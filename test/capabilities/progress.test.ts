@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { McpServer } from '../../src/server/server.js';
-import { connected } from './support.js';
+import { client, connected } from './support.js';
 
 function make(): { server: McpServer; errors: string[] } {
   const server = new McpServer({ name: 'progress', version: '1.0.0' });
@@ -57,5 +57,18 @@ describe('progress', () => {
     await c.callTool('backwards', {}, { progressToken: 'b' });
     expect(c.notifications('notifications/progress')).toHaveLength(1);
     expect(errors).toEqual(['Progress must increase with every notification: got 5 after 5']);
+  });
+});
+
+describe('progress on the 2026-07-28 path', () => {
+  it('uses the token from the request _meta the same way', async () => {
+    const { server } = make();
+    const c = client(server, { modern: true });
+    await c.callTool('work', {}, { progressToken: 'm-1' });
+    expect(c.notifications('notifications/progress').map((n) => n.params)).toEqual([
+      { progressToken: 'm-1', progress: 1, total: 3, message: 'starting' },
+      { progressToken: 'm-1', progress: 2, total: 3 },
+      { progressToken: 'm-1', progress: 3 },
+    ]);
   });
 });
