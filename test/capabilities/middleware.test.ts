@@ -129,7 +129,7 @@ describe('middleware failures', () => {
     const s = make();
     const versions: unknown[] = [];
     s.use(async (ctx, next) => {
-      versions.push(ctx.params._meta?.['io.modelcontextprotocol/protocolVersion']);
+      versions.push((ctx.params['_meta'] as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/protocolVersion']);
       return next();
     });
     const c = client(s, { modern: true });
