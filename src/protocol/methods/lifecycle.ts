@@ -1,3 +1,4 @@
+import { invalidParams } from '../errors.js';
 import { optionalObject, legacyOnly, modernOnly, type MethodEntry } from './shared.js';
 import { serverInfoOf } from '../metadata.js';
 import type { ClientCapabilities, Implementation } from '../types.js';
@@ -8,6 +9,14 @@ export const initialize: MethodEntry = {
   available: legacyOnly,
   handle(params, _context, handler) {
     const accepted = (handler.deps.options?.protocolVersions ?? SUPPORTED_VERSIONS).filter(isLegacyVersion) as ProtocolVersion[];
+    if (accepted.length === 0) {
+      // A modern-only server names what it speaks: legacy clients cannot fall forward on their own.
+      const supported = acceptedModernVersions(handler);
+      throw invalidParams(`Unsupported protocol version: this server does not accept initialize; it speaks ${supported.join(', ')} with per-request _meta`, {
+        supported,
+        requested: params['protocolVersion'],
+      });
+    }
     const protocolVersion = negotiateLegacyVersion(params['protocolVersion'], accepted);
     const clientInfo = optionalObject(params, 'clientInfo') as Implementation | undefined;
     const clientCapabilities = (optionalObject(params, 'capabilities') ?? {}) as ClientCapabilities;
