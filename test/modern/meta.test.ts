@@ -126,6 +126,28 @@ describe('_meta validation order (HTTP 400)', () => {
   });
 });
 
+describe('restricting revisions (protocolVersions)', () => {
+  const initialize = (target: string, protocolVersion: string) =>
+    postRaw(target, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'legacy', version: '1' } } });
+
+  it('a modern-only server refuses initialize, naming the versions it speaks, and opens no session', async () => {
+    const modernOnly = await start({ protocolVersions: [MODERN] });
+    const reply = await initialize(modernOnly, '2025-11-25');
+    expect(reply.messages[0]).toMatchObject({ id: 1, error: { code: -32602, data: { supported: [MODERN], requested: '2025-11-25' } } });
+    expect((reply.messages[0] as { error: { message: string } }).error.message).toContain(MODERN);
+    expect(reply.headers.get('mcp-session-id')).toBeNull();
+    expectValidWire(reply.messages[0], '2025-11-25');
+    // …while modern requests are served.
+    expect((await modernRequest(modernOnly, 2, 'tools/list')).status).toBe(200);
+  });
+
+  it('a server restricted to one legacy revision negotiates it', async () => {
+    const pinned = await start({ protocolVersions: ['2025-06-18'] });
+    const reply = await initialize(pinned, '2025-11-25');
+    expect(reply.messages[0]).toMatchObject({ id: 1, result: { protocolVersion: '2025-06-18' } });
+  });
+});
+
 describe('methods', () => {
   it.each(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe', 'no/such/method'])('%s is 404 -32601', async (method) => {
     const params = method === 'initialize' ? { protocolVersion: MODERN, capabilities: {}, clientInfo: { name: 'x', version: '1' } } : method.startsWith('resources/') ? { uri: 'memo://one' } : method === 'logging/setLevel' ? { level: 'info' } : {};
