@@ -5,7 +5,6 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { StdioTransportConfig } from '../../src/transports/stdio.js';
 import { StdioTransport } from '../../src/transports/stdio.js';
 import { McpServer } from '../../src/server/server.js';
 import { LineCollector, streamPair } from '../support/wire.js';
@@ -43,7 +42,7 @@ afterEach(async () => {
 });
 
 /** A line client on the other end of the streams; it answers elicitation, sampling and roots. */
-async function start(): Promise<{ request(method: string, params?: Json): Promise<Json>; write(message: Json): void; lines: LineCollector; server: McpServer }> {
+async function start(): Promise<{ request: (method: string, params?: Json) => Promise<Json>; write: (message: Json) => void; lines: LineCollector; server: McpServer }> {
   server = makeServer();
   const { input, output } = streamPair();
   const methods = new Map<unknown, string>();
@@ -62,11 +61,11 @@ async function start(): Promise<{ request(method: string, params?: Json): Promis
     for (const m of lines.messages as Json[]) {
       if (typeof m['method'] === 'string' && 'id' in m && !answered.has(m['id'])) {
         answered.add(m['id']);
-        write({ jsonrpc: '2.0', id: m['id'] as string, result: answers[m['method']] ?? {} });
+        write({ jsonrpc: '2.0', id: m['id'], result: answers[m['method']] ?? {} });
       }
     }
   });
-  await server.connect(new StdioTransport({ input, output } as unknown as StdioTransportConfig));
+  await server.connect(new StdioTransport({ input, output }));
   let nextId = 1;
   const request = async (method: string, params: Json = {}): Promise<Json> => {
     const id = nextId++;
