@@ -45,14 +45,19 @@ export class OutboundRequests {
     const { signal, timeoutMs } = options;
     if (signal?.aborted) return Promise.reject(abortError(signal));
     return new Promise<unknown>((resolve, reject) => {
+      const cancel = (reason: string): void => {
+        void Promise.resolve(send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } })).catch(() => undefined);
+      };
       const onAbort = (): void => {
         this.#pending.get(id)?.cleanup();
         reject(abortError(signal));
-        void Promise.resolve(send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'The originating request was cancelled' } })).catch(() => undefined);
+        cancel('The originating request was cancelled');
       };
       const timer = setTimeout(() => {
         this.#pending.get(id)?.cleanup();
         reject(new ClientRequestTimeoutError(method, timeoutMs));
+        // The client may still be working on it: tell it to stop (the lifecycle's timeout rule).
+        cancel(`Timed out after ${timeoutMs} ms`);
       }, timeoutMs);
       (timer as { unref?: () => void }).unref?.();
       signal?.addEventListener('abort', onAbort, { once: true });
