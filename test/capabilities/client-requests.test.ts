@@ -196,6 +196,11 @@ describe('timeouts and cancellation of server→client requests', () => {
   it('an unanswered request times out with a clear error', async () => {
     const c = await connected(make({ clientRequestTimeoutMs: 30 }).server, { ...ALL, onElicit: () => new Promise(() => undefined) });
     expect((await c.callTool('guarded'))['content']).toEqual([{ type: 'text', text: 'failed: The client did not answer elicitation/create within 30 ms' }]);
+    // The server stops waiting and tells the client so (lifecycle: timeouts SHOULD be followed by a cancellation).
+    await tick();
+    expect(c.notifications('notifications/cancelled')).toEqual([
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'mcpkit-1', reason: 'Timed out after 30 ms' } },
+    ]);
   });
 
   it('cancelling the parent request cancels the pending client request', async () => {
