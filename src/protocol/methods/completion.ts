@@ -26,7 +26,9 @@ export const complete: MethodEntry = {
       completer = prompt.complete?.[argName];
     } else if (ref['type'] === 'ref/resource') {
       const uri = requireString(ref, 'uri');
-      const template = handler.deps.resources.templates.get(uri);
+      const templates = handler.deps.resources.templates;
+      // A disabled template is hidden everywhere, completion included.
+      const template = templates.isEnabled(uri) ? templates.get(uri) : undefined;
       if (!template) {
         if (!handler.deps.resources.has(uri)) throw new McpResourceNotFoundError(uri);
       } else {
