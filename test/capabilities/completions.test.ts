@@ -54,4 +54,21 @@ describe('completion/complete', () => {
     await c.complete({ type: 'ref/prompt', name: 'missing' }, { name: 'from', value: '' }).catch(() => undefined);
     expect(lastResponse(c)).toEqual({ jsonrpc: '2.0', id: 3, error: { code: -32602, message: 'Invalid params: Unknown prompt: missing' } });
   });
+
+  it('a disabled prompt or template completes nothing: it is unknown until enabled again', async () => {
+    const s = make();
+    const t = s.resourceTemplate('letters://{l}', { complete: { l: () => ['a', 'b'] } }, () => 'x');
+    const p = s.prompt('pick', { arguments: [{ name: 'l' }], complete: { l: () => ['a'] } }, () => 'p');
+    const c = await connected(s);
+    t.disable();
+    p.disable();
+    await c.complete({ type: 'ref/resource', uri: 'letters://{l}' }, { name: 'l', value: '' }).catch(() => undefined);
+    expect(lastResponse(c)).toMatchObject({ error: { code: -32002, message: 'Resource not found: letters://{l}' } });
+    await c.complete({ type: 'ref/prompt', name: 'pick' }, { name: 'l', value: '' }).catch(() => undefined);
+    expect(lastResponse(c)).toMatchObject({ error: { code: -32602, message: 'Invalid params: Unknown prompt: pick' } });
+    t.enable();
+    expect(await c.complete({ type: 'ref/resource', uri: 'letters://{l}' }, { name: 'l', value: '' })).toEqual({
+      completion: { values: ['a', 'b'], total: 2, hasMore: false },
+    });
+  });
 });
