@@ -97,6 +97,45 @@ describe('tools with raw JSON Schema input', () => {
   });
 });
 
+describe('schema details', () => {
+  it('a raw 2020-12 schema with $defs/$ref is advertised unchanged and enforced', async () => {
+    const raw = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      $defs: { pos: { type: 'integer', exclusiveMinimum: 0 } },
+      properties: { n: { $ref: '#/$defs/pos' }, tags: { type: 'array', items: { type: 'string' }, uniqueItems: true } },
+      required: ['n'],
+    } as const;
+    const s = server();
+    s.tool('raw', { input: raw }, (args) => JSON.stringify(args));
+    const c = await connected(s);
+    expect(await c.listTools()).toEqual({ tools: [{ name: 'raw', inputSchema: raw }] });
+    expect(await c.callTool('raw', { n: 0, tags: ['a', 'a'] })).toEqual({
+      content: [{ type: 'text', text: 'Invalid arguments: "n" must be > 0 (got 0); "tags" must not contain duplicate items (items 0 and 1 are equal)' }],
+      isError: true,
+    });
+    expect(await c.callTool('raw', { n: 2 })).toEqual({ content: [{ type: 'text', text: '{"n":2}' }] });
+  });
+
+  it('zod defaults and optionals: not required on the wire, applied before the handler runs', async () => {
+    const s = server();
+    s.tool('def', { input: z.object({ n: z.number().default(5), note: z.string().optional(), mode: z.enum(['a', 'b']) }) }, (args) => {
+      // Inferred output type: n is a number (default applied), note may be undefined.
+      const n: number = args.n;
+      return JSON.stringify({ n, note: args.note ?? null, mode: args.mode });
+    });
+    const c = await connected(s);
+    const [tool] = (await c.listTools())['tools'] as { inputSchema: Record<string, unknown> }[];
+    expect(tool?.inputSchema['required']).toEqual(['mode']);
+    expect(tool?.inputSchema['properties']).toEqual({ n: { type: 'number', default: 5 }, note: { type: 'string' }, mode: { type: 'string', enum: ['a', 'b'] } });
+    expect(await c.callTool('def', { mode: 'a' })).toEqual({ content: [{ type: 'text', text: '{"n":5,"note":null,"mode":"a"}' }] });
+    expect(await c.callTool('def', { mode: 'c' })).toEqual({
+      content: [{ type: 'text', text: 'Invalid arguments: "mode": Invalid option: expected one of "a"|"b"' }],
+      isError: true,
+    });
+  });
+});
+
 describe('tool output', () => {
   const make = (): McpServer => {
     const s = server();
