@@ -1,6 +1,7 @@
 import type { JsonRpcId } from '../jsonrpc/message.js';
 import type { AuthInfo, MessageSink, RequestInfo } from './connection.js';
 import type { LazyAbort } from './abort.js';
+import type { OutboundRequests } from './outbound.js';
 import { MissingClientCapabilityError } from './errors.js';
 import { shouldLog } from './logging.js';
 import type {
@@ -37,6 +38,7 @@ export interface InputBroker {
 /** Connection-level services a request context uses. */
 export interface ContextHost {
   readonly clientRequestTimeoutMs: number;
+  readonly outbound: OutboundRequests;
   /** Log threshold of the session (legacy) — modern requests carry their own. */
   readonly sessionLogLevel: LoggingLevel | undefined;
 }
@@ -197,8 +199,8 @@ export class RequestContext {
     return this.#send;
   }
 
-  /** @internal */
-  get clientRequestTimeoutMs(): number {
-    return this.#host.clientRequestTimeoutMs;
+  /** @internal the connection this request arrived on */
+  get host(): ContextHost {
+    return this.#host;
   }
 }

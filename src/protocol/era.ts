@@ -29,9 +29,7 @@ export interface CacheHint {
 export interface EraInfo {
   era: 'legacy' | 'modern';
   version: ProtocolVersion;
-  clientInfo: Implementation | undefined;
-  clientCapabilities: ClientCapabilities;
-  /** `ctx.client`, built once per era. */
+  /** `ctx.client`: who is asking, and what it declared. */
   client: { readonly info: Implementation | undefined; readonly capabilities: ClientCapabilities };
   logLevel: LoggingLevel | undefined;
   /** Modern requests carry out client requests as Multi Round-Trip Requests. */
@@ -89,8 +87,6 @@ export function resolveEra(handler: McpProtocolHandler, method: string, params: 
   return {
     era: 'modern',
     version: metaVersion as ProtocolVersion,
-    clientInfo,
-    clientCapabilities,
     client: { info: clientInfo, capabilities: clientCapabilities },
     logLevel: isLoggingLevel(logLevel) ? logLevel : undefined,
     broker: createMrtrBroker(handler, method, params),
@@ -103,25 +99,26 @@ export function acceptedModernVersions(handler: McpProtocolHandler): string[] {
   return (accepted ?? MODERN_VERSIONS).filter((v) => !isLegacyVersion(v));
 }
 
-const legacyCache = new WeakMap<McpProtocolHandler, { key: unknown; header: string | undefined; info: EraInfo }>();
+const NO_CLIENT = Object.freeze({ info: undefined, capabilities: EMPTY_CAPABILITIES });
 
 function legacyEra(handler: McpProtocolHandler, header: string | undefined): EraInfo {
   const session = handler.session;
-  const cached = legacyCache.get(handler);
-  if (cached && cached.key === session && cached.header === header) return cached.info;
-  const version = session?.protocolVersion ?? (isLegacyVersion(header) ? header : LATEST_LEGACY_VERSION);
-  const clientCapabilities = session?.clientCapabilities ?? EMPTY_CAPABILITIES;
+  const cached = handler.legacyEra;
+  if (cached !== undefined && handler.legacyEraSession === session && handler.legacyEraHeader === header) return cached;
   const info: EraInfo = {
     era: 'legacy',
-    version,
-    clientInfo: session?.clientInfo,
-    clientCapabilities,
-    client: { info: session?.clientInfo, capabilities: clientCapabilities },
+    version: session?.protocolVersion ?? (isLegacyVersion(header) ? header : LATEST_LEGACY_VERSION),
+    client: session?.client ?? NO_CLIENT,
     logLevel: undefined,
     broker: undefined,
     finalize: identity,
   };
-  legacyCache.set(handler, { key: session, header, info });
+  // A stateful connection asks once before `initialize`: not worth keeping.
+  if (session !== undefined || handler.stateless) {
+    handler.legacyEra = info;
+    handler.legacyEraSession = session;
+    handler.legacyEraHeader = header;
+  }
   return info;
 }
 

@@ -17,11 +17,20 @@ import { revision, type ProtocolVersion } from './versions.js';
 
 const noop: MessageSink = () => undefined;
 
+/** Legacy sessions carry out client requests as server→client JSON-RPC requests. */
+const LEGACY_BROKER: InputBroker = {
+  request: (method, params, options, context) =>
+    context.host.outbound.request(method, params, context.sink, {
+      signal: context.signal,
+      timeoutMs: options.timeoutMs ?? context.host.clientRequestTimeoutMs,
+    }),
+};
+
 /** What a legacy client told us in `initialize`. */
 export interface NegotiatedSession {
-  protocolVersion: ProtocolVersion;
-  clientInfo: Implementation | undefined;
-  clientCapabilities: ClientCapabilities;
+  readonly protocolVersion: ProtocolVersion;
+  /** Exactly what `ctx.client` shows. */
+  readonly client: { readonly info: Implementation | undefined; readonly capabilities: ClientCapabilities };
 }
 
 /**
@@ -34,32 +43,47 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
   readonly sessionId: string | undefined;
   /** Shared by unrelated requests: nothing negotiated persists. */
   readonly stateless: boolean;
-  readonly outbound = new OutboundRequests();
-  /** Resource URIs this (legacy) connection subscribed to. */
-  readonly subscriptions = new Set<string>();
   session: NegotiatedSession | undefined;
   sessionLogLevel: LoggingLevel | undefined;
+  /** @internal the legacy era of the current session, built once per (session, header). */
+  legacyEra: EraInfo | undefined;
+  /** @internal what `legacyEra` was built from (plain fields: no key object per session) */
+  legacyEraSession: NegotiatedSession | undefined;
+  /** @internal */
+  legacyEraHeader: string | undefined;
   readonly #send: MessageSink;
-  readonly #inFlight = new Map<JsonRpcId, LazyAbort>();
-  /** In-flight requests of a stateless connection, where ids are not unique. */
-  readonly #anonymous = new Set<LazyAbort>();
-  readonly #legacyBroker: InputBroker;
+  readonly #onClose: ((handler: McpProtocolHandler) => void) | undefined;
   readonly #unsubscribe: (() => void) | undefined;
+  // Created on first use: an idle session costs a few hundred bytes.
+  #outbound: OutboundRequests | undefined;
+  #subscriptions: Set<string> | undefined;
+  #inFlight: Map<JsonRpcId, LazyAbort> | undefined;
+  /** In-flight requests of a stateless connection, where ids are not unique. */
+  #anonymous: Set<LazyAbort> | undefined;
   #closed = false;
 
-  constructor(deps: McpProtocolHandlerDeps, options: ConnectionOptions = {}) {
+  /**
+   * @param hooks.onClose called once when the connection closes.
+   * @param hooks.managed the owner fans bus events out through `deliver()`;
+   *   otherwise the handler subscribes to `deps.bus` itself.
+   */
+  constructor(deps: McpProtocolHandlerDeps, options: ConnectionOptions = {}, hooks: { onClose?: (handler: McpProtocolHandler) => void; managed?: boolean } = {}) {
     this.deps = deps;
     this.#send = options.send ?? noop;
     this.sessionId = options.sessionId;
     this.stateless = options.stateless === true;
-    this.#legacyBroker = {
-      request: (method, params, opts, context) =>
-        this.outbound.request(method, params, context.sink, {
-          signal: context.signal,
-          timeoutMs: opts.timeoutMs ?? this.clientRequestTimeoutMs,
-        }),
-    };
-    this.#unsubscribe = deps.bus?.subscribe((event) => this.#onBusEvent(event));
+    this.#onClose = hooks.onClose;
+    this.#unsubscribe = hooks.managed === true ? undefined : deps.bus?.subscribe((event) => this.deliver(event));
+  }
+
+  /** Server→client requests of this connection. */
+  get outbound(): OutboundRequests {
+    return (this.#outbound ??= new OutboundRequests());
+  }
+
+  /** Resource URIs this (legacy) connection subscribed to. */
+  get subscriptions(): Set<string> {
+    return (this.#subscriptions ??= new Set());
   }
 
   get clientRequestTimeoutMs(): number {
@@ -72,7 +96,7 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
 
   /** Number of requests currently being handled. */
   get inFlight(): number {
-    return this.#inFlight.size + this.#anonymous.size;
+    return (this.#inFlight?.size ?? 0) + (this.#anonymous?.size ?? 0);
   }
 
   async handleMessage(payload: unknown, extra: MessageExtra = {}): Promise<HandleResult> {
@@ -96,7 +120,7 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
       case 'invalid':
         return errorResponseFrom(classified.id, new JsonRpcProtocolError(ErrorCode.InvalidRequest, `Invalid Request: ${classified.reason}`));
       case 'response':
-        this.outbound.settle(classified.message);
+        this.#outbound?.settle(classified.message);
         return undefined;
       case 'notification':
         await this.#handleNotification(classified.message, extra);
@@ -112,7 +136,7 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
       switch (message.method) {
         case 'notifications/cancelled': {
           const id = params['requestId'];
-          if (id !== undefined) this.#inFlight.get(id as JsonRpcId)?.abort(new RequestCancelledError(params['reason']));
+          if (id !== undefined) this.#inFlight?.get(id as JsonRpcId)?.abort(new RequestCancelledError(params['reason']));
           return;
         }
         case 'notifications/initialized':
@@ -132,7 +156,7 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
   async #handleRequest(request: JsonRpcRequest, extra: MessageExtra): Promise<JsonRpcResponse | undefined> {
     const { id, method } = request;
     // On a shared stateless connection ids belong to unrelated clients: they may repeat.
-    if (!this.stateless && this.#inFlight.has(id)) {
+    if (!this.stateless && this.#inFlight?.has(id) === true) {
       return errorResponseFrom(id, new JsonRpcProtocolError(ErrorCode.InvalidRequest, `Invalid Request: a request with id ${JSON.stringify(id)} is already in flight`));
     }
     const controller = new LazyAbort();
@@ -144,8 +168,10 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
       if (transportSignal.aborted) controller.abort(transportSignal.reason);
       else transportSignal.addEventListener('abort', (onTransportAbort = () => controller.abort(transportSignal.reason)), { once: true });
     }
-    if (this.stateless) this.#anonymous.add(controller);
-    else this.#inFlight.set(id, controller);
+    // initialize cannot be cancelled (the spec forbids it): not tracking it keeps idle sessions small.
+    const tracked = method !== 'initialize';
+    if (tracked && this.stateless) (this.#anonymous ??= new Set()).add(controller);
+    else if (tracked) (this.#inFlight ??= new Map()).set(id, controller);
     try {
       const entry: MethodEntry | undefined = methodTable[method];
       // An unknown method is -32601 whatever its params look like.
@@ -199,8 +225,8 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
     } finally {
       if (timer !== undefined) clearTimeout(timer);
       if (onTransportAbort) transportSignal?.removeEventListener('abort', onTransportAbort);
-      if (this.stateless) this.#anonymous.delete(controller);
-      else this.#inFlight.delete(id);
+      if (tracked && this.stateless) this.#anonymous?.delete(controller);
+      else if (tracked) this.#inFlight?.delete(id);
     }
   }
 
@@ -219,7 +245,7 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
       meta: typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>) : undefined,
       logLevel: era.logLevel,
       send: extra.send ?? this.#send,
-      broker: era.broker ?? this.#legacyBroker,
+      broker: era.broker ?? LEGACY_BROKER,
       host: this,
       closeStream: extra.closeStream,
       ...(era.broker instanceof MrtrBroker ? { requestState: era.broker.kept } : {}),
@@ -232,14 +258,15 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
     await this.#send(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
   }
 
-  #onBusEvent(event: BusEvent): void {
+  /** A list change or resource update from the notification bus. */
+  deliver(event: BusEvent): void {
     // Only a legacy session that completed `initialize` hears about changes.
     if (this.#closed || this.session === undefined) return;
     const send = (method: string, params?: Record<string, unknown>): void => {
       this.notify(method, params).catch((error: unknown) => this.deps.logger?.error?.('mcpkit: notification failed', error));
     };
     if (event.type === 'resource_updated') {
-      if (this.subscriptions.has(event.uri)) send('notifications/resources/updated', { uri: event.uri });
+      if (this.#subscriptions?.has(event.uri) === true) send('notifications/resources/updated', { uri: event.uri });
       return;
     }
     const capability = this.deps.getMetadata().capabilities[event.list] as { listChanged?: boolean } | undefined;
@@ -255,8 +282,9 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
     if (this.#closed) return;
     this.#closed = true;
     this.#unsubscribe?.();
-    for (const controller of [...this.#inFlight.values(), ...this.#anonymous]) controller.abort(new ConnectionClosedError(reason));
-    this.outbound.rejectAll(reason);
+    for (const controller of [...(this.#inFlight?.values() ?? []), ...(this.#anonymous ?? [])]) controller.abort(new ConnectionClosedError(reason));
+    this.#outbound?.rejectAll(reason);
+    this.#onClose?.(this);
   }
 }
 

@@ -61,6 +61,9 @@ export class McpServer extends Authoring implements ConnectionFactory {
   readonly #deps: McpProtocolHandlerDeps;
   #metadata: { key: string; value: McpServerMetadata } | undefined;
   #started = false;
+  readonly #release = (connection: McpProtocolHandler): void => {
+    this.#connections.delete(connection);
+  };
   #pendingLists = new Set<'tools' | 'resources' | 'prompts'>();
   #flushScheduled = false;
 
@@ -86,6 +89,10 @@ export class McpServer extends Authoring implements ConnectionFactory {
         },
       },
     };
+    // One bus subscription per server, fanned out to its connections.
+    this.#bus.subscribe((event) => {
+      for (const connection of this.#connections) connection.deliver(event);
+    });
     this.tools.onChange(() => this.#listChanged('tools'));
     this.resources.onChange(() => this.#listChanged('resources'));
     this.resources.templates.onChange(() => this.#listChanged('resources'));
@@ -136,13 +143,8 @@ export class McpServer extends Authoring implements ConnectionFactory {
 
   /** Opens a protocol connection (transports call this; one per stdio process or HTTP session). */
   openConnection(options: ConnectionOptions = {}): McpConnection {
-    const connection = new McpProtocolHandler(this.#deps, options);
+    const connection = new McpProtocolHandler(this.#deps, options, { onClose: this.#release, managed: true });
     this.#connections.add(connection);
-    const close = connection.close.bind(connection);
-    connection.close = (reason?: string) => {
-      this.#connections.delete(connection);
-      close(reason);
-    };
     return connection;
   }
 

@@ -20,7 +20,7 @@ export const initialize: MethodEntry = {
     const protocolVersion = negotiateLegacyVersion(params['protocolVersion'], accepted);
     const clientInfo = optionalObject(params, 'clientInfo') as Implementation | undefined;
     const clientCapabilities = (optionalObject(params, 'capabilities') ?? {}) as ClientCapabilities;
-    if (!handler.stateless) handler.session = { protocolVersion, clientInfo, clientCapabilities };
+    if (!handler.stateless) handler.session = { protocolVersion, client: { info: clientInfo, capabilities: clientCapabilities } };
     const metadata = handler.deps.getMetadata();
     const result: Record<string, unknown> = {
       protocolVersion,

@@ -60,14 +60,20 @@ export function isValidSessionId(id: string): boolean {
 
 /** A cryptographically random session id (a UUID: visible ASCII). */
 export function mintSessionId(): string {
-  return crypto.randomUUID();
+  // 128 random bits, base64url (visible ASCII). Not randomUUID(): its result is a
+  // chain of concatenated pieces that would stay in memory as such per session.
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => ID_ALPHABET[b & 63]! + ID_ALPHABET[b >> 6]!).join('');
 }
+
+/** URL-safe, visible ASCII. */
+const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 /** A short random token (hex) for stream ids. */
 export function randomToken(bytes = 8): string {
   const buffer = new Uint8Array(bytes);
   crypto.getRandomValues(buffer);
-  let out = '';
-  for (const b of buffer) out += b.toString(16).padStart(2, '0');
-  return out;
+  // join(), not +=: a concatenation chain would stay in memory as a cons string per session.
+  return Array.from(buffer, (b) => b.toString(16).padStart(2, '0')).join('');
 }

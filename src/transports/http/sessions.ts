@@ -9,9 +9,9 @@ export type SessionKind = 'streamable' | 'legacy-sse';
 
 export class HttpSession {
   /** Prefix of this session's stream ids, so a Last-Event-ID can be tied to its session. */
-  readonly streamPrefix = `${randomToken(6)}.`;
-  /** Response streams of requests still running (resumable). */
-  readonly live = new Map<string, EventStream>();
+  readonly streamPrefix = [randomToken(6), '.'].join('');
+  /** Response streams of requests still running (resumable); created on first use. */
+  private liveStreams: Map<string, EventStream> | undefined;
   /** Requests being handled. */
   inflight = 0;
   closed = false;
@@ -32,6 +32,10 @@ export class HttpSession {
 
   set connection(connection: McpConnection) {
     this.connectionRef = connection;
+  }
+
+  get live(): Map<string, EventStream> {
+    return (this.liveStreams ??= new Map());
   }
 
   nextStreamId(): string {
@@ -58,15 +62,15 @@ export class HttpSession {
 
   /** In use: a request running, a stream open. Busy sessions do not expire. */
   get busy(): boolean {
-    return this.inflight > 0 || this.live.size > 0 || this.standaloneStream?.attached === true;
+    return this.inflight > 0 || (this.liveStreams?.size ?? 0) > 0 || this.standaloneStream?.attached === true;
   }
 
   close(reason: string): void {
     if (this.closed) return;
     this.closed = true;
     this.connectionRef?.close(reason);
-    for (const stream of this.live.values()) stream.abort();
-    this.live.clear();
+    for (const stream of this.liveStreams?.values() ?? []) stream.abort();
+    this.liveStreams?.clear();
     this.standaloneStream?.abort();
   }
 }
