@@ -122,6 +122,8 @@ export class PostCall implements InflightCall {
     this.stream = stream;
     this.connectionOut = connection;
     stream.attach(connection);
+    // 2026-07-28 streams (subscriptions/listen above all) may idle for long: comments keep intermediaries from closing them.
+    if (this.target.modern) connection.keepAliveEvery(this.ctx.keepAliveMs);
     if (resumable && session !== undefined) {
       session.live.set(stream.id, stream);
       stream.onFinish = () => session.live.delete(stream.id);
