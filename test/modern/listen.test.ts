@@ -110,7 +110,7 @@ describe('subscriptions/listen', () => {
     expect(await next(tools)).toMatchObject({ method: 'notifications/tools/list_changed', params: { _meta: { [META_SUBSCRIPTION_ID]: 'listen-tools' } } });
     expect(await next(mixed)).toMatchObject({ method: 'notifications/tools/list_changed' });
 
-    // No keep-alive comments: this engine only sends them on standalone GET streams.
+    // keepAliveMs: 0 disables the keep-alive comments.
     expect(tools.state.comments).toBe(0);
 
     tools.close();
@@ -118,6 +118,20 @@ describe('subscriptions/listen', () => {
     promptsOnly.close();
     await until(() => bus.listenerCount === baseline);
     expect(bus.listenerCount).toBe(baseline);
+  });
+
+  it('an idle listen stream gets SSE keep-alive comments (engine keepAliveMs), and they end with it', async () => {
+    const chatty = await listen(server, { port: 0, keepAliveMs: 10 });
+    try {
+      const stream = await openStream(chatty.url, 'idle', 'subscriptions/listen', { notifications: { toolsListChanged: true } });
+      await next(stream);
+      await until(() => stream.state.comments >= 2);
+      for (const line of stream.lines.filter((l) => l.startsWith(':'))) expect(line).toBe(': keep-alive');
+      stream.close();
+      await until(() => bus.listenerCount === baseline + 1);
+    } finally {
+      await chatty.close({ graceMs: 0 });
+    }
   });
 
   it('a filter the server cannot honour is narrowed in the acknowledgement', async () => {
