@@ -304,6 +304,26 @@ describe('client requests on the 2026-07-28 path (MRTR)', () => {
     expect((first as TestClientError).code).toBe(-32602);
   });
 
+  it('prompts and resource reads may ask too, in both eras', async () => {
+    const build = (): McpServer => {
+      const server = new McpServer({ name: 'asks', version: '1.0.0' });
+      server.prompt('personal', {}, async (_args, ctx) => {
+        const roots = await ctx.listRoots();
+        return `Work in ${roots.roots[0]?.uri ?? 'nowhere'}`;
+      });
+      server.resource('secret://token', {}, async (ctx) => {
+        const answer = await ctx.elicit({ message: 'Reveal?', requestedSchema: { type: 'object', properties: { n: { type: 'number' } } } });
+        return `answer ${String(answer.content?.['n'])}`;
+      });
+      return server;
+    };
+    for (const modern of [false, true]) {
+      const c = modern ? client(build(), { ...ALL, modern }) : await connected(build(), ALL);
+      expect((await c.getPrompt('personal'))['messages']).toEqual([{ role: 'user', content: { type: 'text', text: 'Work in file:///home/me/project' } }]);
+      expect((await c.readResource('secret://token'))['contents']).toEqual([{ uri: 'secret://token', text: 'answer 3' }]);
+    }
+  });
+
   it('a missing capability is the same clear error', async () => {
     const c = client(make().server, { modern: true, capabilities: {} });
     const error = (await c.callTool('roots').catch((e: unknown) => e)) as TestClientError;
