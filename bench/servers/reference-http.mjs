@@ -1,0 +1,47 @@
+// Physical-limit reference for HTTP: a node:http server that reads a JSON body,
+// parses it and answers JSON. No MCP logic beyond answering the methods the
+// driver sends; hands out a session id on initialize so the session mode runs
+// through the same client code.
+import http from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { host, port, installMemoryProbe } from './_common.mjs';
+
+installMemoryProbe();
+
+function answer(msg) {
+  switch (msg.method) {
+    case 'initialize':
+      return {
+        protocolVersion: msg.params.protocolVersion,
+        capabilities: { tools: {} },
+        serverInfo: { name: 'reference', version: '1.0.0' },
+      };
+    case 'tools/call': {
+      const { name, arguments: args } = msg.params;
+      const text = name === 'echo' ? args.text : String(args.a + args.b);
+      return { content: [{ type: 'text', text }] };
+    }
+    case 'tools/list':
+      return { tools: [] };
+    default:
+      return {};
+  }
+}
+
+http
+  .createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const msg = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      if (msg.id === undefined) {
+        res.writeHead(202).end();
+        return;
+      }
+      const body = JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: answer(msg) });
+      const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+      if (msg.method === 'initialize') headers['mcp-session-id'] = randomUUID();
+      res.writeHead(200, headers).end(body);
+    });
+  })
+  .listen(port, host);

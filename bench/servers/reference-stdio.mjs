@@ -1,0 +1,42 @@
+// Physical-limit reference for stdio: newline-delimited JSON in; per message:
+// parse, build the response, stringify, write. No MCP logic beyond answering
+// the methods the driver sends, no validation, no schema work.
+import { installMemoryProbe } from './_common.mjs';
+
+installMemoryProbe();
+
+function answer(msg) {
+  switch (msg.method) {
+    case 'initialize':
+      return {
+        protocolVersion: msg.params.protocolVersion,
+        capabilities: { tools: {} },
+        serverInfo: { name: 'reference', version: '1.0.0' },
+      };
+    case 'tools/call': {
+      const { name, arguments: args } = msg.params;
+      const text = name === 'echo' ? args.text : String(args.a + args.b);
+      return { content: [{ type: 'text', text }] };
+    }
+    case 'tools/list':
+      return { tools: [] };
+    default:
+      return {};
+  }
+}
+
+let buffered = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk) => {
+  buffered += chunk;
+  let nl;
+  while ((nl = buffered.indexOf('\n')) !== -1) {
+    const line = buffered.slice(0, nl);
+    buffered = buffered.slice(nl + 1);
+    if (line.length === 0) continue;
+    const msg = JSON.parse(line);
+    if (msg.id === undefined || msg.method === undefined) continue; // notification or response
+    process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: answer(msg) }) + '\n');
+  }
+});
+process.stdin.on('end', () => process.exit(0));
