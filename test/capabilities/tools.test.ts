@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { ToolError } from '../../src/registries/errors.js';
 import { McpServer } from '../../src/server/server.js';
@@ -22,8 +22,11 @@ describe('tools with Standard Schema (zod) input', () => {
     s.tool(
       'add',
       { title: 'Add', description: 'Adds two numbers', input: z.object({ a: z.number(), b: z.number().int() }) },
-      // The handler's args are inferred from the schema: a and b are numbers.
-      (args) => String(args.a + args.b),
+      // The handler's args are inferred from the schema (checked by tsc).
+      (args) => {
+        expectTypeOf(args).toEqualTypeOf<{ a: number; b: number }>();
+        return String(args.a + args.b);
+      },
     );
     return s;
   };
