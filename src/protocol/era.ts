@@ -45,6 +45,14 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Whether one inbound message would be served as a 2026-07-28 request (the test `resolveEra` applies). */
+export function isModernMessage(handler: McpProtocolHandler, message: unknown, header: string | undefined): boolean {
+  if (handler.session !== undefined) return false;
+  const params = isObject(message) ? message['params'] : undefined;
+  const meta = isObject(params) ? params['_meta'] : undefined;
+  return (isObject(meta) && meta[META_PROTOCOL_VERSION] !== undefined) || (header !== undefined && !isLegacyVersion(header));
+}
+
 /**
  * Decides the era of one request. A connection that negotiated with
  * `initialize` stays legacy; otherwise a request carrying the 2026-07-28

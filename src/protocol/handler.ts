@@ -11,7 +11,7 @@ import { runMiddleware } from './middleware.js';
 import { InputRequiredSignal, MrtrBroker } from './mrtr.js';
 import { OutboundRequests } from './outbound.js';
 import type { McpProtocolHandlerDeps } from './deps.js';
-import { resolveEra, type EraInfo } from './era.js';
+import { isModernMessage, resolveEra, type EraInfo } from './era.js';
 import type { ClientCapabilities, Implementation, LoggingLevel } from './types.js';
 import { revision, type ProtocolVersion } from './versions.js';
 
@@ -108,8 +108,10 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
     if (maxBatch !== undefined && payload.length > maxBatch) {
       return errorResponseFrom(null, new JsonRpcProtocolError(ErrorCode.InvalidRequest, `Invalid Request: a batch may hold at most ${maxBatch} messages (got ${payload.length})`));
     }
+    // 2026-07-28 has no batches: each request in one is refused, by id, and nothing runs.
+    const refuse = payload.some((item) => isModernMessage(this, item, extra.protocolVersion));
     // Started in order, run concurrently; answered in order, notifications omitted.
-    const settled = await Promise.all(payload.map((item) => this.#handleOne(item, extra)));
+    const settled = await Promise.all(payload.map((item) => (refuse ? Promise.resolve(refusedInBatch(item)) : this.#handleOne(item, extra))));
     const responses = settled.filter((r): r is JsonRpcResponse => r !== undefined);
     return responses.length > 0 ? responses : undefined;
   }
@@ -286,6 +288,13 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
     this.#outbound?.rejectAll(reason);
     this.#onClose?.(this);
   }
+}
+
+function refusedInBatch(item: unknown): JsonRpcResponse | undefined {
+  const classified = classify(item);
+  if (classified.kind === 'invalid') return errorResponseFrom(classified.id, new JsonRpcProtocolError(ErrorCode.InvalidRequest, `Invalid Request: ${classified.reason}`));
+  if (classified.kind !== 'request') return undefined;
+  return errorResponseFrom(classified.message.id, new JsonRpcProtocolError(ErrorCode.InvalidRequest, 'Invalid Request: 2026-07-28 does not allow JSON-RPC batches; send each message on its own'));
 }
 
 /** The client cancelled the request: it gets no response. */
