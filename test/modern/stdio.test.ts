@@ -103,6 +103,13 @@ describe('stdio, 2026-07-28', () => {
     });
   });
 
+  it('a batch of modern requests is refused, each request by its id (-32600)', async () => {
+    input.write(`${JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta() } }, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: meta() } }])}\n`);
+    await out.waitFor(1);
+    expect(out.messages).toHaveLength(1);
+    expect(out.messages[0]).toMatchObject([{ id: 1, error: { code: -32600 } }, { id: 2, error: { code: -32600 } }]);
+  });
+
   it('notifications/cancelled aborts the handler and no response is written', async () => {
     write({ jsonrpc: '2.0', id: 'slow', method: 'tools/call', params: { name: 'block', arguments: {}, _meta: meta() } });
     write({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'slow', reason: 'user pressed stop', _meta: meta() } });
