@@ -135,6 +135,16 @@ describe('SDK v2 client over stdio (spawned fixture built from dist)', () => {
     expect(textOf(await client.callTool({ name: 'ask_name', arguments: {} }))).toBe('Hello, Ada! (2026-07-28)');
     expect((await client.readResource({ uri: 'memo://hello' })).contents[0]).toMatchObject({ text: 'hello from stdio' });
     expect((await client.getPrompt({ name: 'greet', arguments: { who: 'you' } })).messages[0]).toMatchObject({ content: { text: 'Greet you' } });
+
+    let changes = 0;
+    client.setNotificationHandler('notifications/tools/list_changed', () => {
+      changes++;
+    });
+    const subscription = await client.listen({ toolsListChanged: true, promptsListChanged: true });
+    expect(subscription.honoredFilter).toMatchObject({ toolsListChanged: true, promptsListChanged: true });
+    await client.callTool({ name: 'change_tools', arguments: {} });
+    await until(() => changes > 0);
+    await subscription.close();
   });
 
   it('the legacy negotiation mode still gets an initialize session from the same process', async () => {
