@@ -29,6 +29,11 @@ function build(config: Partial<McpServerConfig> = {}): McpServer {
     await ctx.log('error', 'second');
     return 'logged';
   });
+  server.tool('steps', { input: { type: 'object', properties: {} } }, async (_args, ctx) => {
+    await ctx.progress(1, 2, 'half');
+    await ctx.progress(2, 2);
+    return 'stepped';
+  });
   server.tool('needs_sampling', { input: { type: 'object', properties: {} } }, async (_args, ctx) => {
     const answer = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 5 });
     return JSON.stringify(answer);
@@ -235,6 +240,20 @@ describe('per-request logging and capabilities', () => {
     expect(reply.messages.map((m) => (m as { method?: string }).method ?? 'response')).toEqual(['notifications/message', 'notifications/message', 'response']);
     expect(reply.messages.slice(0, 2)).toMatchObject([{ params: { level: 'info', data: 'first' } }, { params: { level: 'error', data: 'second' } }]);
     expectCompactAndValid(reply, 'tools/call');
+  });
+
+  it('progress goes on the request own SSE response only when the request carries a progressToken', async () => {
+    const quiet = await modernRequest(url, 'p0', 'tools/call', { name: 'steps', arguments: {} });
+    expect(quiet.contentType).toMatch(/^application\/json/);
+    expect(quiet.messages).toHaveLength(1);
+    const loud = await modernRequest(url, 'p1', 'tools/call', { name: 'steps', arguments: {} }, { metaExtra: { progressToken: 'tok' } });
+    expect(loud.contentType).toMatch(/^text\/event-stream/);
+    expect(loud.messages).toMatchObject([
+      { method: 'notifications/progress', params: { progressToken: 'tok', progress: 1, total: 2, message: 'half' } },
+      { method: 'notifications/progress', params: { progressToken: 'tok', progress: 2, total: 2 } },
+      { id: 'p1', result: { resultType: 'complete', content: [{ type: 'text', text: 'stepped' }] } },
+    ]);
+    expectCompactAndValid(loud, 'tools/call');
   });
 
   it('a tool that needs an undeclared capability is 400 -32021 with requiredCapabilities as an object', async () => {
