@@ -22,28 +22,63 @@ export function createNodeHandler(factory: ConnectionFactory, options: HttpEngin
   return Object.assign(handler, { engine, close: (closeOptions?: CloseOptions) => engine.close(closeOptions) });
 }
 
-async function serve(engine: HttpEngine, req: IncomingMessage, res: ServerResponse, maxBuffered: number): Promise<void> {
-  const controller = new AbortController();
-  // 'close' before the response finished means the client went away.
-  res.once('close', () => {
-    if (!res.writableFinished) controller.abort();
-  });
-  const url = req.url ?? '/';
-  const q = url.indexOf('?');
-  const request: HttpRequest = {
-    method: req.method ?? 'GET',
-    path: q === -1 ? url : url.slice(0, q),
-    query: q === -1 ? '' : url.slice(q + 1),
+/**
+ * One node:http request as the engine sees it. The AbortSignal is created
+ * only if something asks for it; the hot path uses onDisconnect instead.
+ */
+class NodeRequest implements HttpRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query: string;
+  readonly headers: HeaderMap;
+  localPort?: number;
+  private controller: AbortController | undefined;
+  private disconnected = false;
+  private listeners: (() => void)[] | undefined;
+
+  constructor(private readonly req: IncomingMessage, res: ServerResponse) {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    this.method = req.method ?? 'GET';
+    this.path = q === -1 ? url : url.slice(0, q);
+    this.query = q === -1 ? '' : url.slice(q + 1);
     // Node lower-cases names and joins repeats (set-cookie, the exception, is never read).
-    headers: req.headers as HeaderMap,
-    readBody: (limit) => readBody(req, limit),
-    signal: controller.signal,
-  };
-  const localPort = req.socket.localPort;
-  if (localPort !== undefined) request.localPort = localPort;
+    this.headers = req.headers as HeaderMap;
+    const localPort = req.socket.localPort;
+    if (localPort !== undefined) this.localPort = localPort;
+    // 'close' before the response finished means the client went away.
+    res.once('close', () => {
+      if (res.writableFinished) return;
+      this.disconnected = true;
+      this.controller?.abort();
+      const listeners = this.listeners;
+      this.listeners = undefined;
+      for (const listener of listeners ?? []) listener();
+    });
+  }
+
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.disconnected) this.controller.abort();
+    }
+    return this.controller.signal;
+  }
+
+  onDisconnect(listener: () => void): void {
+    if (this.disconnected) listener();
+    else (this.listeners ??= []).push(listener);
+  }
+
+  readBody(limit: number): Promise<BodyResult> {
+    return readBody(this.req, limit);
+  }
+}
+
+async function serve(engine: HttpEngine, req: IncomingMessage, res: ServerResponse, maxBuffered: number): Promise<void> {
   let response: HttpResponse;
   try {
-    response = await engine.handle(request);
+    response = await engine.handle(new NodeRequest(req, res));
   } catch {
     response = { status: 500, headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}' };
   }

@@ -17,6 +17,18 @@ export interface RequestInfo {
 /** Writes one message to the client; may return a promise for backpressure. */
 export type MessageSink = (message: JsonRpcMessage) => void | Promise<void>;
 
+/**
+ * What the protocol handler needs of a cancellation signal. An AbortSignal
+ * fits; a transport may pass something lighter (an AbortController per HTTP
+ * request is a measurable cost).
+ */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  readonly reason?: unknown;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
 /** Per-message information a transport hands to the protocol handler. */
 export interface MessageExtra {
   /**
@@ -25,7 +37,7 @@ export interface MessageExtra {
    */
   send?: MessageSink;
   /** Aborted when the transport loses the request (HTTP client gone, shutdown). */
-  signal?: AbortSignal;
+  signal?: AbortSignalLike;
   authInfo?: AuthInfo;
   requestInfo?: RequestInfo;
   /**

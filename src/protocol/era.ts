@@ -7,7 +7,7 @@ import type { McpProtocolHandler } from './handler.js';
 import { isLoggingLevel } from './logging.js';
 import { createMrtrBroker } from './mrtr.js';
 import { checkStandardHeaders } from './routing-headers.js';
-import { serverInfoOf } from './metadata.js';
+import { serverInfoOf, type McpServerMetadata } from './metadata.js';
 import type { ClientCapabilities, Implementation, LoggingLevel } from './types.js';
 import { isLegacyVersion, LATEST_LEGACY_VERSION, MODERN_VERSIONS, type ProtocolVersion } from './versions.js';
 
@@ -140,10 +140,22 @@ function finalizeModern(handler: McpProtocolHandler, method: string, result: unk
     if (out['cacheScope'] === undefined) out['cacheScope'] = hint.cacheScope;
   }
   if (handler.deps.options?.serverInfoInMeta !== false) {
-    const meta = isObject(out['_meta']) ? out['_meta'] : {};
-    out['_meta'] = { ...meta, [META_SERVER_INFO]: serverInfoOf(handler.deps.getMetadata()) };
+    const serverMeta = serverInfoMeta(handler.deps.getMetadata());
+    out['_meta'] = isObject(out['_meta']) ? { ...out['_meta'], ...serverMeta } : serverMeta;
   }
   return out;
+}
+
+/** `{ "io.modelcontextprotocol/serverInfo": … }`, built once per metadata (which is itself cached). */
+const serverInfoMetas = new WeakMap<McpServerMetadata, Readonly<Record<string, unknown>>>();
+
+function serverInfoMeta(metadata: McpServerMetadata): Readonly<Record<string, unknown>> {
+  let meta = serverInfoMetas.get(metadata);
+  if (meta === undefined) {
+    meta = Object.freeze({ [META_SERVER_INFO]: Object.freeze(serverInfoOf(metadata)) });
+    serverInfoMetas.set(metadata, meta);
+  }
+  return meta;
 }
 
 /** Per-method hints from the server options; a resource's own hint travels on its read result. */

@@ -31,7 +31,9 @@ describe('what handlers receive', () => {
     expect(extra.protocolVersion).toBe('2025-11-25');
     expect(extra.authInfo).toEqual({ token: 'Bearer t', scopes: ['read'] });
     expect(extra.requestInfo?.headers['x-custom']).toBe('v');
-    expect(extra.signal).toBeInstanceOf(AbortSignal);
+    // An AbortSignal-like cancellation handle (not an AbortController per request).
+    expect(extra.signal?.aborted).toBe(false);
+    expect(typeof extra.signal?.addEventListener).toBe('function');
     expect(typeof extra.send).toBe('function');
     expect(typeof extra.closeStream).toBe('function');
   });

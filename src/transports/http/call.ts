@@ -6,7 +6,7 @@
  */
 import { errorResponseFrom, isJsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import type { JsonRpcId, JsonRpcMessage } from '../../jsonrpc/message.js';
-import type { AuthInfo, HandleResult, McpConnection, MessageExtra } from '../../protocol/connection.js';
+import type { AbortSignalLike, AuthInfo, HandleResult, McpConnection, MessageExtra } from '../../protocol/connection.js';
 import type { EngineContext, InflightCall } from './context.js';
 import { JSON_HEADERS, modernErrorStatus, shuttingDown } from './errors.js';
 import type { HttpSession } from './sessions.js';
@@ -39,7 +39,7 @@ export class PostCall implements InflightCall {
   private stream: EventStream | undefined;
   private connectionOut: SseConnection | undefined;
   private done = false;
-  private readonly controller = new AbortController();
+  private readonly cancellation = new CancelSignal();
 
   constructor(
     private readonly ctx: EngineContext,
@@ -51,7 +51,7 @@ export class PostCall implements InflightCall {
     const { ctx, target, request } = this;
     const extra: MessageExtra = {
       send: this.onMessage,
-      signal: this.controller.signal,
+      signal: this.cancellation,
       requestInfo: { headers: request.headers },
     };
     if (input.protocolVersion !== undefined) extra.protocolVersion = input.protocolVersion;
@@ -61,7 +61,8 @@ export class PostCall implements InflightCall {
 
     ctx.track(this);
     if (target.session !== undefined) target.session.inflight++;
-    if (request.signal.aborted) this.onDisconnect();
+    if (request.onDisconnect !== undefined) request.onDisconnect(this.onDisconnect);
+    else if (request.signal.aborted) this.onDisconnect();
     else request.signal.addEventListener('abort', this.onDisconnect, { once: true });
 
     return new Promise<HttpResponse>((resolve) => {
@@ -75,7 +76,7 @@ export class PostCall implements InflightCall {
   }
 
   cancel(reason: string): void {
-    this.controller.abort(new Error(reason));
+    this.cancellation.abort(new Error(reason));
     if (this.stream !== undefined) this.stream.abort();
     else this.respond(shuttingDown());
     this.finishCall();
@@ -111,7 +112,7 @@ export class PostCall implements InflightCall {
       return;
     }
     connection?.drop();
-    this.controller.abort(new Error('client disconnected'));
+    this.cancellation.abort(new Error('client disconnected'));
   };
 
   private startStream(): EventStream {
@@ -195,7 +196,7 @@ export class PostCall implements InflightCall {
   private finishCall(): void {
     if (this.done) return;
     this.done = true;
-    this.request.signal.removeEventListener('abort', this.onDisconnect);
+    if (this.request.onDisconnect === undefined) this.request.signal.removeEventListener('abort', this.onDisconnect);
     this.ctx.untrack(this);
     const session = this.target.session;
     if (session !== undefined) {
@@ -207,4 +208,32 @@ export class PostCall implements InflightCall {
 
 function isSuccess(result: HandleResult): boolean {
   return result !== undefined && !Array.isArray(result) && 'result' in result;
+}
+
+/**
+ * The cancellation signal a POST hands the protocol handler: the
+ * AbortSignalLike subset, without an AbortController per request.
+ */
+class CancelSignal implements AbortSignalLike {
+  aborted = false;
+  reason: unknown = undefined;
+  private listeners: (() => void)[] | undefined;
+
+  addEventListener(_type: 'abort', listener: () => void): void {
+    (this.listeners ??= []).push(listener);
+  }
+
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    const index = this.listeners?.indexOf(listener) ?? -1;
+    if (index >= 0) this.listeners!.splice(index, 1);
+  }
+
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    const listeners = this.listeners;
+    this.listeners = undefined;
+    for (const listener of listeners ?? []) listener();
+  }
 }

@@ -21,8 +21,20 @@ export interface AcceptedTypes {
  * Which of our two response types an `Accept` header allows. Wildcards count;
  * `q=0` excludes. A missing header accepts anything (RFC 9110 §12.5.1).
  */
+let lastAccept: { header: string; types: AcceptedTypes } | undefined;
+
+/** Clients send the same Accept on every request: the last parse is reused. */
 export function acceptedTypes(accept: string | undefined): AcceptedTypes {
-  if (accept === undefined) return { json: true, sse: true };
+  if (accept === undefined) return ANY;
+  if (lastAccept?.header === accept) return lastAccept.types;
+  const types = parseAccept(accept);
+  lastAccept = { header: accept, types };
+  return types;
+}
+
+const ANY: AcceptedTypes = Object.freeze({ json: true, sse: true });
+
+function parseAccept(accept: string): AcceptedTypes {
   let json = false;
   let sse = false;
   for (const part of accept.split(',')) {

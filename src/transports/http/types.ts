@@ -29,7 +29,12 @@ export interface HttpRequest {
   /** Reads the whole body, stopping at `limit` bytes. Called at most once. */
   readBody(limit: number): Promise<BodyResult>;
   /** Aborts when the client disconnects before the response ends. */
-  signal: AbortSignal;
+  readonly signal: AbortSignal;
+  /**
+   * Optional cheaper alternative to `signal` for the hot path: registers one
+   * callback for a client that disconnects before the response ends.
+   */
+  onDisconnect?(listener: () => void): void;
   /** The local port the request arrived on, when the adapter knows it (DNS-rebinding defaults). */
   localPort?: number;
 }
