@@ -20,8 +20,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A minimal shape check of an answer, so a malformed one is asked for again instead of reaching the handler. */
-function plausibleAnswer(method: string, answer: unknown): boolean {
+/** A minimal shape check of an answer, so a malformed one never reaches the handler (both eras). */
+export function plausibleAnswer(method: string, answer: unknown): boolean {
   if (!isObject(answer)) return false;
   switch (method) {
     case 'elicitation/create':

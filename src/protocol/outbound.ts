@@ -1,6 +1,7 @@
 import { JsonRpcProtocolError } from '../jsonrpc/errors.js';
 import type { JsonRpcId, JsonRpcResponse } from '../jsonrpc/message.js';
 import type { MessageSink } from './connection.js';
+import { plausibleAnswer } from './mrtr.js';
 
 interface Pending {
   method: string;
@@ -18,6 +19,14 @@ export class ClientRequestError extends Error {
     readonly data?: unknown,
   ) {
     super(`The client answered ${method} with error ${code}: ${message}`);
+  }
+}
+
+/** The client answered with a result that is not the shape its method returns. */
+export class MalformedClientAnswerError extends Error {
+  override readonly name = 'MalformedClientAnswerError';
+  constructor(readonly method: string) {
+    super(`The client answered ${method} with a malformed result`);
   }
 }
 
@@ -85,6 +94,8 @@ export class OutboundRequests {
     pending.cleanup();
     if ('error' in response) {
       pending.reject(new ClientRequestError(pending.method, response.error.code, response.error.message, response.error.data));
+    } else if (!plausibleAnswer(pending.method, response.result)) {
+      pending.reject(new MalformedClientAnswerError(pending.method));
     } else {
       pending.resolve(response.result);
     }
