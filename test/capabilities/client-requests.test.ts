@@ -192,6 +192,35 @@ describe('capability checks', () => {
   }
 });
 
+describe('malformed client answers', () => {
+  it('are refused with a clear error instead of reaching the tool as results', async () => {
+    const server = new McpServer({ name: 'asks', version: '1.0.0' });
+    server.tool('ask', {}, async (_args, ctx) => {
+      const outcomes: string[] = [];
+      for (const ask of [() => ctx.sample({ messages: [], maxTokens: 1 }), () => ctx.elicit({ message: 'x', requestedSchema: { type: 'object', properties: {} } }), () => ctx.listRoots()]) {
+        outcomes.push(await ask().then((r) => `ok ${JSON.stringify(r)}`, (e: unknown) => (e as Error).message));
+      }
+      return outcomes.join('\n');
+    });
+    const c = await connected(server, {
+      ...ALL,
+      onSample: () => ({}) as never,
+      onElicit: () => ({ action: 'maybe' }) as never,
+      onListRoots: () => ({ roots: 'none' }) as never,
+    });
+    expect((await c.callTool('ask'))['content']).toEqual([
+      {
+        type: 'text',
+        text: [
+          'The client answered sampling/createMessage with a malformed result',
+          'The client answered elicitation/create with a malformed result',
+          'The client answered roots/list with a malformed result',
+        ].join('\n'),
+      },
+    ]);
+  });
+});
+
 describe('timeouts and cancellation of server→client requests', () => {
   it('an unanswered request times out with a clear error', async () => {
     const c = await connected(make({ clientRequestTimeoutMs: 30 }).server, { ...ALL, onElicit: () => new Promise(() => undefined) });
