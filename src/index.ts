@@ -46,7 +46,7 @@ export { MissingClientCapabilityError } from './protocol/errors.js';
 export { McpProtocolHandler } from './protocol/handler.js';
 export { buildServerMetadata, type McpServerMetadata } from './protocol/metadata.js';
 export type { MethodTypes, MiddlewareContext, MiddlewareFn } from './protocol/middleware.js';
-export { ClientRequestError, ClientRequestTimeoutError } from './protocol/outbound.js';
+export { ClientRequestError, ClientRequestTimeoutError, MalformedClientAnswerError } from './protocol/outbound.js';
 export type * from './protocol/types.js';
 export { UriTemplate, UriTemplateError } from './registries/uri-template.js';
 export {
