@@ -11,6 +11,18 @@ import type {
   LoggingLevel,
 } from '../protocol/types.js';
 import { TestClientError } from './errors.js';
+import type {
+  CallToolResult,
+  CompleteResult,
+  GetPromptResult,
+  InitializeResult,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ListToolsResult,
+  ReadResourceResult,
+  Result,
+} from './types.js';
 
 type Json = Record<string, unknown>;
 
@@ -130,10 +142,10 @@ export class TestClient {
    * Legacy: sends `initialize` then `notifications/initialized` and returns the
    * InitializeResult. Modern: sends `server/discover` and returns its result.
    */
-  async initialize(params: InitializeParams = {}): Promise<Json> {
+  async initialize(params: InitializeParams = {}): Promise<InitializeResult> {
     if (params.capabilities !== undefined) this.#capabilities = params.capabilities;
     if (params.clientInfo !== undefined) this.#clientInfo = params.clientInfo;
-    if (this.#modern) return this.request('server/discover');
+    if (this.#modern) return (await this.request('server/discover')) as InitializeResult;
     const result = await this.request('initialize', {
       protocolVersion: params.protocolVersion ?? LATEST_LEGACY,
       capabilities: this.#capabilities,
@@ -141,43 +153,43 @@ export class TestClient {
     });
     if (typeof result['protocolVersion'] === 'string') this.#protocolVersion = result['protocolVersion'];
     await this.notify('notifications/initialized');
-    return result;
+    return result as InitializeResult;
   }
 
-  listTools(cursor?: string): Promise<Json> {
-    return this.request('tools/list', cursor === undefined ? {} : { cursor });
+  async listTools(cursor?: string): Promise<ListToolsResult> {
+    return this.#typed<ListToolsResult>('tools/list', cursor === undefined ? {} : { cursor });
   }
 
-  callTool(name: string, args?: Json, options?: RequestOptions): Promise<Json> {
-    return this.request('tools/call', args === undefined ? { name } : { name, arguments: args }, options);
+  async callTool(name: string, args?: Json, options?: RequestOptions): Promise<CallToolResult> {
+    return this.#typed<CallToolResult>('tools/call', args === undefined ? { name } : { name, arguments: args }, options);
   }
 
-  listResources(cursor?: string): Promise<Json> {
-    return this.request('resources/list', cursor === undefined ? {} : { cursor });
+  async listResources(cursor?: string): Promise<ListResourcesResult> {
+    return this.#typed<ListResourcesResult>('resources/list', cursor === undefined ? {} : { cursor });
   }
 
-  listResourceTemplates(cursor?: string): Promise<Json> {
-    return this.request('resources/templates/list', cursor === undefined ? {} : { cursor });
+  async listResourceTemplates(cursor?: string): Promise<ListResourceTemplatesResult> {
+    return this.#typed<ListResourceTemplatesResult>('resources/templates/list', cursor === undefined ? {} : { cursor });
   }
 
-  readResource(uri: string, options?: RequestOptions): Promise<Json> {
-    return this.request('resources/read', { uri }, options);
+  async readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
+    return this.#typed<ReadResourceResult>('resources/read', { uri }, options);
   }
 
-  subscribe(uri: string): Promise<Json> {
+  subscribe(uri: string): Promise<Result> {
     return this.request('resources/subscribe', { uri });
   }
 
-  unsubscribe(uri: string): Promise<Json> {
+  unsubscribe(uri: string): Promise<Result> {
     return this.request('resources/unsubscribe', { uri });
   }
 
-  listPrompts(cursor?: string): Promise<Json> {
-    return this.request('prompts/list', cursor === undefined ? {} : { cursor });
+  async listPrompts(cursor?: string): Promise<ListPromptsResult> {
+    return this.#typed<ListPromptsResult>('prompts/list', cursor === undefined ? {} : { cursor });
   }
 
-  getPrompt(name: string, args?: Record<string, string>, options?: RequestOptions): Promise<Json> {
-    return this.request('prompts/get', args === undefined ? { name } : { name, arguments: args }, options);
+  async getPrompt(name: string, args?: Record<string, string>, options?: RequestOptions): Promise<GetPromptResult> {
+    return this.#typed<GetPromptResult>('prompts/get', args === undefined ? { name } : { name, arguments: args }, options);
   }
 
   /** `completion/complete` for a prompt argument (`ref/prompt`) or a template variable (`ref/resource`). */
@@ -185,15 +197,15 @@ export class TestClient {
     ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string },
     argument: { name: string; value: string },
     context?: { arguments: Record<string, string> },
-  ): Promise<Json> {
-    return this.request('completion/complete', context === undefined ? { ref, argument } : { ref, argument, context });
+  ): Promise<CompleteResult> {
+    return this.#typed<CompleteResult>('completion/complete', context === undefined ? { ref, argument } : { ref, argument, context });
   }
 
-  setLevel(level: LoggingLevel): Promise<Json> {
+  setLevel(level: LoggingLevel): Promise<Result> {
     return this.request('logging/setLevel', { level });
   }
 
-  ping(): Promise<Json> {
+  ping(): Promise<Result> {
     return this.request('ping');
   }
 
@@ -214,6 +226,11 @@ export class TestClient {
       current = { ...rest, inputResponses };
       if (typeof result['requestState'] === 'string') current['requestState'] = result['requestState'];
     }
+  }
+
+  /** The helpers' typed view of `request` (the shape is the server's; nothing is checked here). */
+  async #typed<T extends Result>(method: string, params?: Json, options?: RequestOptions): Promise<T> {
+    return (await this.request(method, params, options)) as T;
   }
 
   /** Sends a notification to the server (e.g. `notifications/roots/list_changed`). */

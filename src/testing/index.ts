@@ -17,3 +17,20 @@ export type {
   TestClientOptions,
 } from './client.js';
 export { TestClientError } from './errors.js';
+export type {
+  CallToolResult,
+  CompleteResult,
+  DiscoverResult,
+  GetPromptResult,
+  InitializeResult,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ListToolsResult,
+  ReadResourceResult,
+  Result,
+  WirePrompt,
+  WireResource,
+  WireResourceTemplate,
+  WireTool,
+} from './types.js';
