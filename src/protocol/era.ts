@@ -5,6 +5,7 @@ import { McpErrorCode } from './codes.js';
 import { invalidParams } from './errors.js';
 import type { McpProtocolHandler } from './handler.js';
 import { isLoggingLevel } from './logging.js';
+import { contentDowngrade } from './downgrade.js';
 import { createMrtrBroker } from './mrtr.js';
 import { checkStandardHeaders } from './routing-headers.js';
 import { serverInfoOf, type McpServerMetadata } from './metadata.js';
@@ -113,13 +114,14 @@ function legacyEra(handler: McpProtocolHandler, header: string | undefined): Era
   const session = handler.session;
   const cached = handler.legacyEra;
   if (cached !== undefined && handler.legacyEraSession === session && handler.legacyEraHeader === header) return cached;
+  const version = session?.protocolVersion ?? (isLegacyVersion(header) ? header : LATEST_LEGACY_VERSION);
   const info: EraInfo = {
     era: 'legacy',
-    version: session?.protocolVersion ?? (isLegacyVersion(header) ? header : LATEST_LEGACY_VERSION),
+    version,
     client: session?.client ?? NO_CLIENT,
     logLevel: undefined,
     broker: undefined,
-    finalize: identity,
+    finalize: contentDowngrade(version) ?? identity,
   };
   // A stateful connection asks once before `initialize`: not worth keeping.
   if (session !== undefined || handler.stateless) {
