@@ -178,6 +178,11 @@ export class RequestContext {
     if ((params.tools !== undefined || params.toolChoice !== undefined) && declared.tools === undefined) {
       throw new MissingClientCapabilityError({ sampling: { tools: {} } }, 'sampling with tools');
     }
+    // From 2025-11-25, asking the client to include context needs its `sampling.context` capability.
+    const withContext = params.includeContext === 'thisServer' || params.includeContext === 'allServers';
+    if (withContext && declared.context === undefined && this.protocolVersion >= '2025-11-25') {
+      throw new MissingClientCapabilityError({ sampling: { context: {} } }, 'sampling with context');
+    }
     return (await this.#broker.request('sampling/createMessage', params as unknown as Record<string, unknown>, options, this)) as CreateMessageResult;
   }
 
