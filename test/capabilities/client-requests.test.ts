@@ -221,6 +221,33 @@ describe('malformed client answers', () => {
   });
 });
 
+describe('sampling includeContext', () => {
+  const build = (): McpServer => {
+    const server = new McpServer({ name: 'asks', version: '1.0.0' });
+    server.tool('with-context', {}, async (_args, ctx) => {
+      const answer = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 5, includeContext: 'thisServer' });
+      return JSON.stringify(answer.content);
+    });
+    return server;
+  };
+
+  it('from 2025-11-25 needs the client to declare sampling.context', async () => {
+    const without = await connected(build(), { ...ALL, capabilities: { sampling: {} } });
+    const error = (await without.callTool('with-context').catch((e: unknown) => e)) as TestClientError;
+    expect(error.code).toBe(-32021);
+    expect(error.detail).toBe('This request needs the client capability "sampling with context", which the client did not declare');
+    expect(error.data).toEqual({ requiredCapabilities: { sampling: { context: {} } } });
+    const declared = await connected(build(), { ...ALL, capabilities: { sampling: { context: {} } } });
+    expect((await declared.callTool('with-context'))['content']).toEqual([{ type: 'text', text: '{"type":"text","text":"4"}' }]);
+  });
+
+  it('before 2025-11-25 (no such capability yet) it is sent as asked', async () => {
+    const c = await connected(build(), { ...ALL, capabilities: { sampling: {} }, protocolVersion: '2025-06-18' });
+    expect((await c.callTool('with-context'))['content']).toEqual([{ type: 'text', text: '{"type":"text","text":"4"}' }]);
+    expect(requestsOf(c)[0]?.['params']).toMatchObject({ includeContext: 'thisServer' });
+  });
+});
+
 describe('timeouts and cancellation of server→client requests', () => {
   it('an unanswered request times out with a clear error', async () => {
     const c = await connected(make({ clientRequestTimeoutMs: 30 }).server, { ...ALL, onElicit: () => new Promise(() => undefined) });
