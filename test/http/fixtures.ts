@@ -1,5 +1,6 @@
 /** The real McpServer the integration tests drive, and the gates its tools wait on. */
 import { McpServer } from '../../src/server/server.js';
+import type { AbortSignalLike } from '../../src/protocol/connection.js';
 
 interface Gate {
   promise: Promise<void>;
@@ -38,7 +39,7 @@ export class Gates {
   }
 
   /** Resolves true when released, false when `signal` aborts first. */
-  wait(name: string, signal: AbortSignal): Promise<boolean> {
+  wait(name: string, signal: AbortSignalLike): Promise<boolean> {
     this.waiters.add(name);
     return new Promise<boolean>((resolve) => {
       if (signal.aborted) return resolve(false);
