@@ -129,7 +129,7 @@ export abstract class Authoring {
     const build = (first: boolean): void => {
       const { config: c, handler: h } = current;
       const input = c.input === undefined ? undefined : compileSchema(c.input);
-      const output = c.output === undefined ? undefined : compileSchema(c.output);
+      const output = c.output === undefined ? undefined : compileSchema(c.output, { io: 'output' });
       const tool = {
         name,
         ...(c.title !== undefined && { title: c.title }),
