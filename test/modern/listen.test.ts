@@ -174,3 +174,23 @@ describe('client disconnect', () => {
     expect(await aborted.promise).toBe('client disconnected');
   });
 });
+
+describe('subscriptions/listen with responseMode: json', () => {
+  it('still streams: a listen answer is a stream whatever the mode, while other requests answer JSON', async () => {
+    const jsonServer = new McpServer({ name: 'listen-json', version: '1.0.0' });
+    const tool = jsonServer.tool('t', { input }, () => 't');
+    const jsonListener = await listen(jsonServer, { port: 0, keepAliveMs: 0, responseMode: 'json' });
+    try {
+      const stream = await openStream(jsonListener.url, 'l1', 'subscriptions/listen', { notifications: { toolsListChanged: true } });
+      expect(stream.contentType).toMatch(/^text\/event-stream/);
+      expect(await next(stream)).toMatchObject({ method: 'notifications/subscriptions/acknowledged' });
+      tool.update({ description: 'changed' });
+      expect(await next(stream)).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: { [META_SUBSCRIPTION_ID]: 'l1' } } });
+      stream.close();
+      const call = await openStream(jsonListener.url, 2, 'tools/call', { name: 't', arguments: {} });
+      expect(call.contentType).toMatch(/^application\/json/);
+    } finally {
+      await jsonListener.close({ graceMs: 0 });
+    }
+  });
+});

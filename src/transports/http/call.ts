@@ -32,6 +32,8 @@ export interface CallInput {
   requestId: JsonRpcId | undefined;
   protocolVersion: string | undefined;
   authInfo: AuthInfo | undefined;
+  /** The answer is a stream whatever the response mode (`subscriptions/listen`). */
+  streamOnly?: boolean;
 }
 
 export class PostCall implements InflightCall {
@@ -39,6 +41,7 @@ export class PostCall implements InflightCall {
   private stream: EventStream | undefined;
   private connectionOut: SseConnection | undefined;
   private done = false;
+  private streamOnly = false;
   private readonly cancellation = new CancelSignal();
 
   constructor(
@@ -49,6 +52,7 @@ export class PostCall implements InflightCall {
 
   run(input: CallInput): Promise<HttpResponse> {
     const { ctx, target, request } = this;
+    this.streamOnly = input.streamOnly === true;
     const extra: MessageExtra = {
       send: this.onMessage,
       signal: this.cancellation,
@@ -88,7 +92,7 @@ export class PostCall implements InflightCall {
   }
 
   private readonly onMessage = (message: JsonRpcMessage): void => {
-    if (this.done || this.ctx.responseMode === 'json') {
+    if (this.done || (this.ctx.responseMode === 'json' && !this.streamOnly)) {
       // No stream of our own: the session's standalone stream, if any.
       this.target.session?.send(message);
       return;

@@ -52,6 +52,8 @@ export async function handlePost(ctx: EngineContext, request: HttpRequest, authI
     requestId: shape.id,
     protocolVersion: routed.modern ? versionHeader : (versionHeader ?? ASSUMED_PROTOCOL_VERSION),
     authInfo,
+    // A listen stream is a stream even when every other answer is JSON.
+    streamOnly: routed.modern && shape.method === 'subscriptions/listen',
   });
 }
 
