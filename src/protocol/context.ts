@@ -86,6 +86,7 @@ export class RequestContext {
   readonly #logLevel: LoggingLevel | undefined;
   readonly #closeStream: RequestContextInit['closeStream'];
   #lastProgress: number | undefined;
+  #finished = false;
 
   constructor(init: RequestContextInit) {
     this.requestId = init.requestId;
@@ -130,10 +131,10 @@ export class RequestContext {
     return typeof token === 'string' || typeof token === 'number' ? token : undefined;
   }
 
-  /** Reports progress; a no-op when the client sent no progress token. Values must increase. */
+  /** Reports progress; a no-op when the client sent no progress token or the request was answered. Values must increase. */
   async progress(progress: number, total?: number, message?: string): Promise<void> {
     const progressToken = this.progressToken;
-    if (progressToken === undefined) return;
+    if (progressToken === undefined || this.#finished) return;
     if (!Number.isFinite(progress) || (this.#lastProgress !== undefined && progress <= this.#lastProgress)) {
       throw new RangeError(`Progress must increase with every notification: got ${progress} after ${this.#lastProgress ?? 'nothing'}`);
     }
@@ -197,6 +198,11 @@ export class RequestContext {
     if (!this.#closeStream) return false;
     this.#closeStream(options);
     return true;
+  }
+
+  /** @internal the request was answered (or will get no answer): its progress token is spent */
+  finish(): void {
+    this.#finished = true;
   }
 
   /** @internal the sink for this request's messages */

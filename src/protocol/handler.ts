@@ -164,6 +164,7 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
     const controller = new LazyAbort();
     let onTransportAbort: (() => void) | undefined;
     let era: EraInfo | undefined;
+    let context: RequestContext | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const transportSignal = extra.signal;
     if (transportSignal) {
@@ -184,8 +185,8 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
       const params = (request.params ?? {});
       era = resolveEra(this, method, params, extra);
       if (!entry.available(this, era)) throw new JsonRpcProtocolError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
-      const context = this.#context(request, params, era, controller, extra);
-      const running = runMiddleware(this.deps.middleware, method, params, context, async (p) => entry.handle(p, context, this, era!));
+      const ctx = (context = this.#context(request, params, era, controller, extra));
+      const running = runMiddleware(this.deps.middleware, method, params, ctx, async (p) => entry.handle(p, ctx, this, era!));
       const timeoutMs = entry.timeoutMs?.(this, params) ?? this.deps.options?.requestTimeoutMs;
       const broker = era.broker instanceof MrtrBroker ? era.broker : undefined;
       let result: unknown;
@@ -225,6 +226,8 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
       }
       return errorResponseFrom(id, mapError(error, this, era, method));
     } finally {
+      // Its progress token is no longer active: later progress() calls send nothing.
+      context?.finish();
       if (timer !== undefined) clearTimeout(timer);
       if (onTransportAbort) transportSignal?.removeEventListener('abort', onTransportAbort);
       if (tracked && this.stateless) this.#anonymous?.delete(controller);
