@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { McpServer } from '../../src/server/server.js';
-import { client, connected } from './support.js';
+import { client, connected, tick } from './support.js';
 
 function make(): { server: McpServer; errors: string[] } {
   const server = new McpServer({ name: 'progress', version: '1.0.0' });
@@ -57,6 +57,24 @@ describe('progress', () => {
     await c.callTool('backwards', {}, { progressToken: 'b' });
     expect(c.notifications('notifications/progress')).toHaveLength(1);
     expect(errors).toEqual(['Progress must increase with every notification: got 5 after 5']);
+  });
+});
+
+describe('progress after completion', () => {
+  it('is not sent once the request has been answered (the token is no longer active)', async () => {
+    const server = new McpServer({ name: 'progress', version: '1.0.0' });
+    const late: Promise<void>[] = [];
+    server.tool('detached', {}, async (_args, ctx) => {
+      await ctx.progress(1);
+      // Work the handler left running after it returned.
+      late.push(new Promise<void>((resolve) => setImmediate(() => void ctx.progress(2).then(resolve))));
+      return 'done';
+    });
+    const c = await connected(server);
+    await c.callTool('detached', {}, { progressToken: 'd' });
+    await Promise.all(late);
+    await tick();
+    expect(c.notifications('notifications/progress').map((n) => n.params?.['progress'])).toEqual([1]);
   });
 });
 
