@@ -33,13 +33,12 @@ export interface Revision {
     resourceLinks: boolean;
     elicitation: boolean;
     urlElicitation: boolean;
-    batches: boolean;
   };
 }
 
 const table: Record<ProtocolVersion, Revision> = {
-  '2024-11-05': rev('2024-11-05', 'legacy', { batches: true }),
-  '2025-03-26': rev('2025-03-26', 'legacy', { batches: true, audio: true, annotations: true }),
+  '2024-11-05': rev('2024-11-05', 'legacy', {}),
+  '2025-03-26': rev('2025-03-26', 'legacy', { audio: true, annotations: true }),
   '2025-06-18': rev('2025-06-18', 'legacy', { audio: true, annotations: true, structuredOutput: true, titles: true, resourceLinks: true, elicitation: true }),
   '2025-11-25': rev('2025-11-25', 'legacy', {
     audio: true, annotations: true, structuredOutput: true, titles: true, resourceLinks: true, elicitation: true, icons: true, urlElicitation: true,
@@ -57,7 +56,7 @@ function rev(version: ProtocolVersion, era: Revision['era'], features: Partial<R
     resultType: era === 'modern',
     features: {
       audio: false, annotations: false, structuredOutput: false, titles: false, icons: false,
-      resourceLinks: false, elicitation: false, urlElicitation: false, batches: false, ...features,
+      resourceLinks: false, elicitation: false, urlElicitation: false, ...features,
     },
   };
 }

@@ -135,6 +135,7 @@ describe('batches', () => {
   it('2026-07-28 has none: each request of a batch is refused with -32600 under its own id, and nothing runs', async () => {
     const one = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' }, _meta: meta() } };
     const reply = await postRaw(url, [one, { ...one, id: 2 }, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9 } }], routingHeaders('tools/call', one.params));
+    expect(reply.status).toBe(400);
     expect(reply.messages).toHaveLength(1);
     const batch = reply.messages[0] as { id: unknown; error: { code: number } }[];
     expect(batch.map((r) => [r.id, r.error.code])).toEqual([[1, -32600], [2, -32600]]);

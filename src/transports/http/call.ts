@@ -176,6 +176,7 @@ export class PostCall implements InflightCall {
     if (result === undefined) return { status: 202, headers: keepSession ? this.headers() : {} };
     let status = 200;
     if (!hasRequest) status = 400; // only notifications/responses, and they were refused
+    else if (this.target.modern && Array.isArray(result)) status = 400; // 2026-07-28 has no batches: each entry is a refusal
     else if (this.target.modern && !Array.isArray(result) && 'error' in result) status = modernErrorStatus(result.error.code);
     return {
       status,
