@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { validateProcessWire, wireLog, type WireLog } from '../support/wire-log.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/client-requests-server.mjs', import.meta.url));
@@ -18,10 +18,15 @@ let clients: { client: Client; transport: StdioClientTransport }[] = [];
 let log: WireLog;
 /** What the SDK client's handlers were asked, in order. */
 let asked: Json[];
+/** When set, the elicitation handler waits until the server cancels it. */
+let hang = false;
+let cancelledByServer: string[] = [];
 
 beforeEach(() => {
   log = wireLog();
   asked = [];
+  hang = false;
+  cancelledByServer = [];
 });
 
 afterEach(async () => {
@@ -48,8 +53,15 @@ async function connect(capabilities: Json): Promise<Client> {
     stderr: 'pipe',
   });
   const client = new Client({ name: 'interop-client-requests', version: '1.0.0' }, { capabilities });
-  client.setRequestHandler(ElicitRequestSchema, (request) => {
+  client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
     asked.push({ method: request.method, params: request.params });
+    if (hang) {
+      // Never answers: resolves only when mcpkit cancels the request.
+      return new Promise((resolve) => extra.signal.addEventListener('abort', () => {
+        cancelledByServer.push(String(extra.signal.reason));
+        resolve({ action: 'cancel' });
+      }));
+    }
     if (request.params.mode === 'url') return { action: 'accept' };
     return { action: 'accept', content: { name: 'api', region: 'us', tier: 'pro', features: ['logs', 'traces'], alerts: ['sms'] } };
   });
@@ -154,6 +166,24 @@ describe('server→client requests answered by the v1 SDK client', () => {
     expect((asked[1]!['params'] as Json)['tools']).toEqual([
       { name: 'get_weather', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
     ]);
+    validateWire();
+  });
+
+  it('cancelling the tool call cancels the elicitation the SDK client is answering', async () => {
+    const c = await connect(CAPABILITIES);
+    hang = true;
+    const controller = new AbortController();
+    const call = c.callTool({ name: 'elicit-form', arguments: {} }, undefined, { signal: controller.signal });
+    await vi.waitFor(() => expect(asked).toHaveLength(1));
+    controller.abort('user pressed stop');
+    await expect(call).rejects.toThrow(/user pressed stop|abort/i);
+    await vi.waitFor(() => expect(cancelledByServer).toHaveLength(1));
+    // The server still serves the session afterwards.
+    hang = false;
+    expect(JSON.parse(textOf(await c.callTool({ name: 'sample', arguments: {} })))).toMatchObject({ content: { text: '4' } });
+    const [wire] = log.read();
+    const cancels = wire!.outbound.filter((m) => (m as Json)['method'] === 'notifications/cancelled');
+    expect(cancels).toEqual([{ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'mcpkit-1', reason: 'The originating request was cancelled' } }]);
     validateWire();
   });
 });
