@@ -12,6 +12,7 @@
 //   --no-pin           do not pin the harness to CPU 0 and the servers to CPU 1
 //   --strict           exit 1 when any selected library failed (default: only a broken reference does)
 //   --out FILE         write the JSON result here instead of bench/results/<timestamp>.json
+import http from 'node:http';
 import { spawnSync, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, readdirSync, statSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -296,10 +297,13 @@ async function memorySection() {
       log(`memory ${lib.id} rep ${rep + 1}/${reps} (${n} sessions)`);
       let server;
       const clients = [];
+      // Sessions are not connections in Streamable HTTP: they share 8 keep-alive
+      // sockets, so the figure is a session's own state, not a TCP socket's.
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 8, maxFreeSockets: 8 });
       try {
         server = await startHttp(lib, 'session', [], ['--expose-gc']);
         const open = async () => {
-          const cl = await new HttpClient(server.port, 'session', { maxSockets: 1 }).open();
+          const cl = await new HttpClient(server.port, 'session', { agent }).open();
           clients.push(cl);
           return cl;
         };
@@ -322,7 +326,7 @@ async function memorySection() {
       } catch (e) {
         fail(results.memory, lib.id, e);
       } finally {
-        for (const cl of clients) cl.destroy();
+        agent.destroy();
         if (server) await stop(server.child);
       }
     }

@@ -36,10 +36,10 @@ function parseBody(res, text, id) {
  *  - 'modern': 2026-07-28 per-request envelope (headers + params._meta).
  */
 export class HttpClient {
-  constructor(port, mode, { maxSockets = 32 } = {}) {
+  constructor(port, mode, { maxSockets = 32, agent } = {}) {
     this.port = port;
     this.mode = mode;
-    this.agent = new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
+    this.agent = agent ?? new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
     this.nextId = 1;
     this.sessionId = undefined;
   }
