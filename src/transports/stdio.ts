@@ -27,6 +27,9 @@ export interface StdioTransportConfig {
   maxLineLength?: number;
 }
 
+/** Messages queued in one tick before they are written without waiting for the tick to end. */
+const FLUSH_AT = 4;
+
 export class LineTooLongError extends Error {
   override readonly name = 'LineTooLongError';
   constructor(limit: number) {
@@ -161,16 +164,22 @@ export class StdioTransport implements McpTransport {
   send(message: unknown): Promise<void> {
     if (this.#closed) return Promise.resolve();
     this.#queue.push(JSON.stringify(message));
-    if (!this.#flushScheduled) {
+    // Batch per tick, but not too much: a client reading the first answers
+    // while we still work on the rest keeps both sides busy.
+    if (this.#queue.length >= FLUSH_AT && this.#draining === undefined) {
+      void this.#flush();
+    } else if (!this.#flushScheduled) {
       this.#flushScheduled = true;
-      setImmediate(() => void this.#flush());
+      setImmediate(() => {
+        this.#flushScheduled = false;
+        void this.#flush();
+      });
     }
     return this.#draining ?? Promise.resolve();
   }
 
   /** Writes everything queued as one chunk; waits for 'drain' when the stream is full. */
   async #flush(): Promise<void> {
-    this.#flushScheduled = false;
     if (this.#draining) await this.#draining;
     if (this.#queue.length === 0 || !this.#output) return;
     const chunk = this.#queue.join('\n') + '\n';
