@@ -35,22 +35,22 @@ export interface MessageExtra {
    * Where messages *related to this inbound message* go (progress, log messages,
    * server→client requests made while handling it). Defaults to the connection's sink.
    */
-  send?: MessageSink;
+  send?: MessageSink | undefined;
   /** Aborted when the transport loses the request (HTTP client gone, shutdown). */
-  signal?: AbortSignalLike;
-  authInfo?: AuthInfo;
-  requestInfo?: RequestInfo;
+  signal?: AbortSignalLike | undefined;
+  authInfo?: AuthInfo | undefined;
+  requestInfo?: RequestInfo | undefined;
   /**
    * The protocol revision the transport knows for this message (the HTTP
    * `MCP-Protocol-Version` header), used when the connection negotiated none.
    */
-  protocolVersion?: string;
+  protocolVersion?: string | undefined;
   /**
    * Ends the current response stream early while the request keeps running
    * (SSE polling, SEP-1699); the client resumes with Last-Event-ID. Only
    * transports with resumable streams provide it.
    */
-  closeStream?: (options?: { retryMs?: number }) => void;
+  closeStream?: ((options?: { retryMs?: number }) => void) | undefined;
 }
 
 export type HandleResult = JsonRpcResponse | JsonRpcResponse[] | undefined;

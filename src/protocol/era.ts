@@ -36,7 +36,7 @@ export interface EraInfo {
   /** Modern requests carry out client requests as Multi Round-Trip Requests. */
   broker: InputBroker | undefined;
   /** Reshapes a method's result for this revision. */
-  finalize(method: string, result: unknown): unknown;
+  finalize(method: string, result: unknown, handler: McpProtocolHandler): unknown;
 }
 
 const identity = (_method: string, result: unknown): unknown => result;
@@ -99,7 +99,7 @@ export function resolveEra(handler: McpProtocolHandler, method: string, params: 
     client: { info: clientInfo, capabilities: clientCapabilities },
     logLevel: isLoggingLevel(logLevel) ? logLevel : undefined,
     broker: createMrtrBroker(handler, method, params),
-    finalize: (m, result) => finalizeModern(handler, m, result),
+    finalize: finalizeModern,
   };
 }
 
@@ -132,7 +132,7 @@ function legacyEra(handler: McpProtocolHandler, header: string | undefined): Era
   return info;
 }
 
-function finalizeModern(handler: McpProtocolHandler, method: string, result: unknown): unknown {
+function finalizeModern(method: string, result: unknown, handler: McpProtocolHandler): unknown {
   if (!isObject(result)) return result;
   const out: Record<string, unknown> = { ...result };
   if (out['resultType'] === undefined) out['resultType'] = 'complete';

@@ -193,36 +193,33 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
       if (timeoutMs === undefined && broker === undefined) {
         result = await running;
       } else {
-        const racers: Promise<unknown>[] = [running];
-        // A round of a multi round-trip request ends as soon as it needs input.
-        if (broker) racers.push(broker.wait());
-        // Answer on time even when the handler ignores its signal.
-        if (timeoutMs !== undefined) {
-          racers.push(
-            new Promise<never>((_, reject) => {
-              timer = setTimeout(() => {
-                const error = new RequestTimeoutError(method, timeoutMs);
-                controller.abort(error);
-                reject(error);
-              }, timeoutMs);
-            }),
-          );
-        }
-        running.catch(() => undefined);
-        result = await Promise.race(racers);
+        result = await new Promise<unknown>((resolve, reject) => {
+          running.then(resolve, reject);
+          // A round of a multi round-trip request ends as soon as it needs input.
+          if (broker) broker.onInputRequired = resolve;
+          // Answer on time even when the handler ignores its signal.
+          if (timeoutMs !== undefined) {
+            timer = setTimeout(() => {
+              const error = new RequestTimeoutError(method, timeoutMs);
+              controller.abort(error);
+              reject(error);
+            }, timeoutMs);
+          }
+        });
         if (broker?.announced) {
+          running.catch(() => undefined);
           controller.abort(new InputRequiredSignal());
           broker.release();
         }
       }
       if (controller.reason instanceof RequestCancelledError) return undefined;
-      return { jsonrpc: '2.0', id, result: era.finalize(method, result) };
+      return { jsonrpc: '2.0', id, result: era.finalize(method, result, this) };
     } catch (error) {
       // A cancelled request gets no response at all.
       if (controller.reason instanceof RequestCancelledError) return undefined;
       if (error instanceof RequestTimeoutError && era !== undefined) {
         const entry = methodTable[method];
-        if (entry?.onTimeout) return { jsonrpc: '2.0', id, result: era.finalize(method, entry.onTimeout(error)) };
+        if (entry?.onTimeout) return { jsonrpc: '2.0', id, result: era.finalize(method, entry.onTimeout(error), this) };
       }
       return errorResponseFrom(id, mapError(error, this, era, method));
     } finally {

@@ -50,69 +50,69 @@ function targetOf(method: string, params: Record<string, unknown>): string {
 export class MrtrBroker implements InputBroker {
   readonly #handler: McpProtocolHandler;
   readonly #target: string;
-  readonly #answers: Record<string, unknown>;
-  readonly kept: Record<string, unknown>;
-  readonly #pending: Record<string, { method: string; params: Record<string, unknown> }> = {};
-  readonly #counters: Record<string, number> = {};
-  #pendingCount = 0;
-  #announce: ((result: Record<string, unknown>) => void) | undefined;
+  readonly #params: Record<string, unknown>;
+  readonly #opened: { answers: Record<string, unknown>; kept: Record<string, unknown> } | undefined;
+  // Built on first use: most tool calls never ask the client for anything.
+  #answers: Record<string, unknown> | undefined;
+  #kept: Record<string, unknown> | undefined;
+  #pending: Record<string, { method: string; params: Record<string, unknown> }> | undefined;
+  #counters: Record<string, number> | undefined;
+  #rejectors: ((error: Error) => void)[] | undefined;
+  #scheduled = false;
+  /** Receives the InputRequiredResult when this round needs input (set by the handler). */
+  onInputRequired: ((result: Record<string, unknown>) => void) | undefined;
   /** True once this round ended with an InputRequiredResult. */
   announced = false;
-  #scheduled = false;
-  readonly #rejectors: ((error: Error) => void)[] = [];
 
   constructor(handler: McpProtocolHandler, method: string, params: Record<string, unknown>) {
     this.#handler = handler;
     this.#target = targetOf(method, params);
-    const options = handler.deps.options;
+    this.#params = params;
     const state = params['requestState'];
-    const opened = state === undefined ? undefined : openRequestState(state, this.#target, options?.requestStateSecret);
-    const responses = isObject(params['inputResponses']) ? params['inputResponses'] : {};
-    this.#answers = { ...opened?.answers, ...responses };
-    this.kept = opened?.kept ?? {};
+    // A tampered, expired or foreign state is refused before the handler runs.
+    this.#opened = state === undefined ? undefined : openRequestState(state, this.#target, handler.deps.options?.requestStateSecret);
+  }
+
+  /** What the handler keeps across rounds (`ctx.requestState`). */
+  get kept(): Record<string, unknown> {
+    return (this.#kept ??= this.#opened?.kept ?? {});
   }
 
   request(method: string, params: Record<string, unknown>, options: ClientRequestOptions, _context: RequestContext): Promise<unknown> {
+    const answers = (this.#answers ??= { ...this.#opened?.answers, ...(isObject(this.#params['inputResponses']) ? this.#params['inputResponses'] : {}) });
+    const counters = (this.#counters ??= {});
     const kind = KIND[method] ?? 'input';
-    const n = (this.#counters[kind] = (this.#counters[kind] ?? 0) + 1);
+    const n = (counters[kind] = (counters[kind] ?? 0) + 1);
     const key = options.key ?? `${kind}_${n}`;
-    const answer = this.#answers[key];
+    const answer = answers[key];
     if (answer !== undefined && plausibleAnswer(method, answer)) return Promise.resolve(answer);
-    delete this.#answers[key];
-    this.#pending[key] = { method, params };
-    this.#pendingCount++;
+    delete answers[key];
+    (this.#pending ??= {})[key] = { method, params };
     this.#schedule();
-    return new Promise<unknown>((_, reject) => this.#rejectors.push(reject));
-  }
-
-  /** Resolves with the InputRequiredResult once this round has asked for everything it will. */
-  wait(): Promise<Record<string, unknown>> {
-    return new Promise((resolve) => {
-      this.#announce = resolve;
-      if (this.#pendingCount > 0) this.#schedule();
-    });
+    return new Promise<unknown>((_, reject) => (this.#rejectors ??= []).push(reject));
   }
 
   /** Rejects the calls left waiting so the handler's `finally` blocks run. */
   release(): void {
     const signal = new InputRequiredSignal();
-    for (const reject of this.#rejectors.splice(0)) reject(signal);
+    for (const reject of this.#rejectors?.splice(0) ?? []) reject(signal);
   }
 
   #schedule(): void {
-    if (this.#scheduled || this.#announce === undefined) return;
+    if (this.#scheduled) return;
     this.#scheduled = true;
     // Let every call the handler starts in parallel register before answering.
     setImmediate(() => {
       this.#scheduled = false;
-      if (this.#pendingCount === 0 || this.#announce === undefined) return;
+      const pending = this.#pending;
+      if (pending === undefined || this.announced) return;
       const options = this.#handler.deps.options;
       const requestState = signRequestState(
-        { target: this.#target, answers: this.#answers, kept: this.kept, exp: Date.now() + (options?.requestStateTtlMs ?? 600_000) },
+        { target: this.#target, answers: this.#answers ?? {}, kept: this.kept, exp: Date.now() + (options?.requestStateTtlMs ?? 600_000) },
         options?.requestStateSecret,
       );
       this.announced = true;
-      this.#announce({ resultType: 'input_required', inputRequests: { ...this.#pending }, requestState });
+      this.onInputRequired?.({ resultType: 'input_required', inputRequests: { ...pending }, requestState });
     });
   }
 }

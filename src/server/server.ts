@@ -59,7 +59,7 @@ export class McpServer extends Authoring implements ConnectionFactory {
   readonly #rootsListeners = new Set<(info: { sessionId: string | undefined }) => void>();
   readonly #bus: NotificationBus;
   readonly #deps: McpProtocolHandlerDeps;
-  #metadata: { key: string; value: McpServerMetadata } | undefined;
+  #metadata: { key: number; value: McpServerMetadata } | undefined;
   #started = false;
   readonly #release = (connection: McpProtocolHandler): void => {
     this.#connections.delete(connection);
@@ -101,7 +101,8 @@ export class McpServer extends Authoring implements ConnectionFactory {
 
   /** Name, version, protocol version and capabilities: the one source `initialize` and `server/discover` read. */
   getMetadata(): McpServerMetadata {
-    const key = `${this.tools.size}:${this.resources.size}:${this.resources.templates.size}:${this.prompts.size}`;
+    // Registry versions only grow, so their sum changes whenever any of them does (no string per call).
+    const key = this.tools.version + this.resources.version + this.resources.templates.version + this.prompts.version;
     if (this.#metadata?.key === key) return this.#metadata.value;
     const value = buildServerMetadata({
       name: this.config.name,
