@@ -12,7 +12,7 @@ import { InputRequiredSignal, MrtrBroker } from './mrtr.js';
 import { OutboundRequests } from './outbound.js';
 import type { McpProtocolHandlerDeps } from './deps.js';
 import { isModernMessage, resolveEra, type EraInfo } from './era.js';
-import type { ClientCapabilities, Implementation, LoggingLevel } from './types.js';
+import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from './types.js';
 import { revision, type ProtocolVersion } from './versions.js';
 
 const noop: MessageSink = () => undefined;
@@ -31,6 +31,8 @@ export interface NegotiatedSession {
   readonly protocolVersion: ProtocolVersion;
   /** Exactly what `ctx.client` shows. */
   readonly client: { readonly info: Implementation | undefined; readonly capabilities: ClientCapabilities };
+  /** What the server declared in its answer: only those lists send `list_changed` to this session. */
+  readonly serverCapabilities: ServerCapabilities;
 }
 
 /**
@@ -271,7 +273,8 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
       if (this.#subscriptions?.has(event.uri) === true) send('notifications/resources/updated', { uri: event.uri });
       return;
     }
-    const capability = this.deps.getMetadata().capabilities[event.list] as { listChanged?: boolean } | undefined;
+    // A list the session was never told about at initialize sends nothing, even if it exists now.
+    const capability = this.session.serverCapabilities[event.list] as { listChanged?: boolean } | undefined;
     if (capability?.listChanged === true) send(`notifications/${event.list}/list_changed`);
   }
 

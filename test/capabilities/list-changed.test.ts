@@ -49,3 +49,21 @@ describe('list_changed', () => {
     expect(ready.notifications('notifications/tools/list_changed')).toHaveLength(1);
   });
 });
+
+describe('list_changed and the capabilities a session was told about', () => {
+  it('a session that initialized before any prompt existed hears nothing about prompts, later sessions do', async () => {
+    const server = new McpServer({ name: 'late-prompts', version: '1.0.0' });
+    server.tool('t', {}, () => 't');
+    const early = await connected(server);
+    server.prompt('p', {}, () => 'p');
+    const late = await connected(server);
+    server.prompt('q', {}, () => 'q');
+    server.tool('u', {}, () => 'u');
+    await tick();
+    expect(early.notifications('notifications/prompts/list_changed')).toEqual([]);
+    expect(early.notifications('notifications/tools/list_changed')).toHaveLength(1);
+    expect(late.notifications('notifications/prompts/list_changed')).toHaveLength(1);
+    early.close();
+    late.close();
+  });
+});

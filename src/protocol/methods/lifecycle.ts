@@ -20,8 +20,10 @@ export const initialize: MethodEntry = {
     const protocolVersion = negotiateLegacyVersion(params['protocolVersion'], accepted);
     const clientInfo = optionalObject(params, 'clientInfo') as Implementation | undefined;
     const clientCapabilities = (optionalObject(params, 'capabilities') ?? {}) as ClientCapabilities;
-    if (!handler.stateless) handler.session = { protocolVersion, client: { info: clientInfo, capabilities: clientCapabilities } };
     const metadata = handler.deps.getMetadata();
+    if (!handler.stateless) {
+      handler.session = { protocolVersion, client: { info: clientInfo, capabilities: clientCapabilities }, serverCapabilities: metadata.capabilities };
+    }
     const result: Record<string, unknown> = {
       protocolVersion,
       capabilities: metadata.capabilities,
