@@ -16,6 +16,7 @@ export {
   DEFAULT_MAX_STREAM_BUFFER_BYTES,
 } from './transports/http/engine.js';
 export type { CloseOptions, HttpEngine } from './transports/http/engine.js';
+export type { CorsOptions } from './transports/http/cors.js';
 export type {
   BodyResult,
   ChunkSink,

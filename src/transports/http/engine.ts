@@ -13,6 +13,7 @@ import { handleGet } from './get.js';
 import { DEFAULT_PROTOCOL_VERSIONS } from './headers.js';
 import { LegacySseEndpoint } from './legacy-sse.js';
 import { handlePost } from './post.js';
+import { createCors, type Cors } from './cors.js';
 import { createRebindingGuard, type RequestGuard } from './security.js';
 import { SessionRegistry, type HttpSession } from './sessions.js';
 import type { HttpEngineOptions, HttpRequest, HttpResponse, ResponseMode } from './types.js';
@@ -54,6 +55,7 @@ class Engine implements HttpEngine, EngineContext {
 
   private readonly path: string | undefined;
   private readonly guard: RequestGuard | undefined;
+  private readonly cors: Cors | undefined;
   private readonly legacy: LegacySseEndpoint | undefined;
   private sharedModern: McpConnection | undefined;
   private sharedLegacy: McpConnection | undefined;
@@ -81,6 +83,7 @@ class Engine implements HttpEngine, EngineContext {
       new MemorySessionStore<HttpSession>(options.sessionIdleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.sessionIdleTimeoutMs });
     this.sessions = new SessionRegistry(store, this.maxSessions, this.eventStore);
     this.guard = createRebindingGuard(options);
+    this.cors = createCors(options.cors);
     const legacy = options.legacySse;
     this.legacy = legacy === undefined || legacy === false ? undefined : new LegacySseEndpoint(this, legacy === true ? {} : legacy);
   }
@@ -90,10 +93,18 @@ class Engine implements HttpEngine, EngineContext {
   }
 
   async handle(request: HttpRequest): Promise<HttpResponse> {
+    // Before any other work: a rebinding attempt learns nothing and costs nothing.
+    const forbidden = this.guard?.(request);
+    if (forbidden !== undefined) return forbidden;
+    const origin = this.cors === undefined ? undefined : request.headers['origin'];
+    // The guard accepted this Origin, so CORS may let the page read the answer.
+    if (origin === undefined) return this.serve(request);
+    if (request.method === 'OPTIONS') return this.cors!.preflight(request, origin);
+    return this.cors!.decorate(await this.serve(request), origin);
+  }
+
+  private async serve(request: HttpRequest): Promise<HttpResponse> {
     try {
-      // Before any other work: a rebinding attempt learns nothing and costs nothing.
-      const forbidden = this.guard?.(request);
-      if (forbidden !== undefined) return forbidden;
       if (this.closing) return shuttingDown();
 
       let authInfo: AuthInfo | undefined;

@@ -3,6 +3,7 @@
  * Adapters (node:http, fetch, Express) translate to and from it and hold no
  * protocol rules of their own.
  */
+import type { CorsOptions } from './cors.js';
 import type { AuthInfo } from '../../protocol/connection.js';
 import type { EventStore, SessionStore } from '../../stores/contracts.js';
 
@@ -104,6 +105,11 @@ export interface HttpEngineOptions {
   allowedHosts?: readonly string[];
   /** Accepted Origin values (exact). Default: `http://` + each accepted host. */
   allowedOrigins?: readonly string[];
+  /**
+   * Answer CORS preflights and let browser pages read answers (default off).
+   * Only origins the DNS-rebinding check accepts get CORS headers (`allowedOrigins`).
+   */
+  cors?: boolean | CorsOptions;
   /** Identifies the caller; the result reaches handlers as `authInfo`. Throwing answers 401. */
   authenticate?: (request: HttpRequest) => AuthInfo | undefined | Promise<AuthInfo | undefined>;
   /** Also serve the deprecated HTTP+SSE transport of 2024-11-05 (default false). */
