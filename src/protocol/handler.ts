@@ -13,7 +13,7 @@ import { OutboundRequests } from './outbound.js';
 import type { McpProtocolHandlerDeps } from './deps.js';
 import { isModernMessage, resolveEra, type EraInfo } from './era.js';
 import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from './types.js';
-import { revision, type ProtocolVersion } from './versions.js';
+import type { ProtocolVersion } from './versions.js';
 
 const noop: MessageSink = () => undefined;
 
@@ -320,4 +320,3 @@ export class ConnectionClosedError extends JsonRpcProtocolError {
   }
 }
 
-export { revision };
