@@ -1,6 +1,7 @@
 import { McpServer } from 'mcpkit';
 import { registerInputRequiredTools } from './input-required.js';
 import { registerChangeTriggers, registerPrompts, registerResources } from './resources-prompts.js';
+import { registerTaskTools } from './tasks.js';
 import { registerBasicTools, registerClientRequestTools } from './tools.js';
 
 /**
@@ -20,5 +21,6 @@ export function createEverythingServer(options = {}) {
   registerChangeTriggers(server);
   registerResources(server);
   registerPrompts(server);
+  registerTaskTools(server);
   return server;
 }

@@ -60,6 +60,8 @@ export interface RequestContextInit {
   host: ContextHost;
   closeStream: ((options?: { retryMs?: number }) => void) | undefined;
   requestState?: Record<string, unknown>;
+  /** Set for tools declared with `taskStart: 'manual'` (tasks extension). */
+  startTask?: () => Promise<void>;
 }
 
 /**
@@ -85,6 +87,7 @@ export class RequestContext {
   readonly #host: ContextHost;
   readonly #logLevel: LoggingLevel | undefined;
   readonly #closeStream: RequestContextInit['closeStream'];
+  readonly #startTask: (() => Promise<void>) | undefined;
   #lastProgress: number | undefined;
   #finished = false;
 
@@ -105,6 +108,7 @@ export class RequestContext {
     this.#logLevel = init.logLevel;
     this.#closeStream = init.closeStream;
     this.#requestState = init.requestState;
+    this.#startTask = init.startTask;
   }
 
   /** Aborted on cancellation, client disconnect, timeout or server shutdown. */
@@ -191,6 +195,16 @@ export class RequestContext {
   async listRoots(options: ClientRequestOptions = {}): Promise<ListRootsResult> {
     if (this.client.capabilities.roots === undefined) throw new MissingClientCapabilityError({ roots: {} }, 'roots');
     return (await this.#broker.request('roots/list', {}, options, this)) as ListRootsResult;
+  }
+
+  /**
+   * For a tool declared with `task` and `taskStart: 'manual'`: ends the part of
+   * the handler that runs inside the `tools/call` request (where it may still ask
+   * for input) and creates the task; the client gets its CreateTaskResult and the
+   * handler continues in the background. Resolves at once everywhere else.
+   */
+  startTask(): Promise<void> {
+    return this.#startTask?.() ?? Promise.resolve();
   }
 
   /** Ends the response stream early (SSE polling); the result is delivered when the client resumes. */

@@ -2,6 +2,7 @@ import type { McpPromptRegistry } from '../registries/prompts.js';
 import type { McpResourceRegistry } from '../registries/resources.js';
 import type { McpToolRegistry } from '../registries/tools.js';
 import type { NotificationBus } from '../stores/bus.js';
+import type { TaskStore } from '../stores/tasks.js';
 import type { AuthInfo } from './connection.js';
 import type { RequestContext } from './context.js';
 import type { McpServerMetadata } from './metadata.js';
@@ -39,6 +40,8 @@ export interface ProtocolOptions {
   requestStateSecret?: string | Uint8Array;
   /** How long a signed `requestState` stays valid (default 10 minutes). */
   requestStateTtlMs?: number;
+  /** Where 2026-07-28 tasks (SEP-2663) live (default: a MemoryTaskStore per server). */
+  taskStore?: TaskStore;
 }
 
 export interface ProtocolHooks {

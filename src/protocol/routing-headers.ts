@@ -11,7 +11,14 @@ import { McpErrorCode } from './codes.js';
 const SENTINEL_START = '=?base64?';
 const SENTINEL_END = '?=';
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-const NAMED_METHODS: Record<string, 'name' | 'uri'> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+const NAMED_METHODS: Record<string, 'name' | 'uri' | 'taskId'> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
 
 function mismatch(message: string): JsonRpcProtocolError {
   return new JsonRpcProtocolError(McpErrorCode.HeaderMismatch, `Header mismatch: ${message}`);

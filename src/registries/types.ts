@@ -110,6 +110,10 @@ export interface McpTool<TInput = unknown, TContext = unknown> {
   annotations?: ToolAnnotations;
   icons?: Icon[];
   _meta?: Meta;
+  /** 2026-07-28 tasks extension: whether a call may (`optional`) or must (`required`) run as a task. */
+  task?: 'optional' | 'required';
+  /** `manual`: the task is created when the handler calls `ctx.startTask()` (default: before the handler runs). */
+  taskStart?: 'immediate' | 'manual';
   execute(input: TInput, context: TContext): Promise<McpToolResult> | McpToolResult;
 }
 

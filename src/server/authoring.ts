@@ -28,6 +28,10 @@ export interface ToolConfig<I extends SchemaInput | undefined = undefined, O ext
   _meta?: Meta;
   /** Aborts the handler's signal and answers an error result after this long. */
   timeoutMs?: number;
+  /** 2026-07-28 tasks extension (docs/tasks.md): `optional` or `required` task support. */
+  task?: 'optional' | 'required';
+  /** `manual`: the task starts when the handler calls `await ctx.startTask()`; before that it may ask for input. */
+  taskStart?: 'immediate' | 'manual';
 }
 
 type Args<I> = I extends SchemaInput ? InferOutput<I> : Record<string, unknown>;
@@ -140,6 +144,8 @@ export abstract class Authoring {
         ...(c.icons !== undefined && { icons: c.icons }),
         ...(c._meta !== undefined && { _meta: c._meta }),
         ...(c.timeoutMs !== undefined && { timeoutMs: c.timeoutMs }),
+        ...(c.task !== undefined && { task: c.task }),
+        ...(c.taskStart !== undefined && { taskStart: c.taskStart }),
         execute: async (args: Args<I>, ctx: RequestContext) => toCallToolResult(await h(args, ctx), output !== undefined),
       };
       const options = { ...(input && { input }), ...(output && { output }) };

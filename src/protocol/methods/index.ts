@@ -5,6 +5,7 @@ import { listResources, listTemplates, readResource, subscribe, unsubscribe } fr
 import type { MethodEntry } from './shared.js';
 import { listen } from './subscriptions.js';
 import { callTool, listTools } from './tools.js';
+import { cancelTask, getTask, updateTask } from '../tasks/methods.js';
 
 export type { MethodEntry } from './shared.js';
 
@@ -25,4 +26,7 @@ export const methodTable: Readonly<Record<string, MethodEntry | undefined>> = Ob
   'prompts/get': getPrompt,
   'completion/complete': complete,
   'subscriptions/listen': listen,
+  'tasks/get': getTask,
+  'tasks/update': updateTask,
+  'tasks/cancel': cancelTask,
 });

@@ -4,6 +4,7 @@ import { serverInfoOf } from '../metadata.js';
 import type { ClientCapabilities, Implementation } from '../types.js';
 import { isLegacyVersion, negotiateLegacyVersion, SUPPORTED_VERSIONS, type ProtocolVersion } from '../versions.js';
 import { acceptedModernVersions } from '../era.js';
+import { withTasksExtension } from '../tasks/runtime.js';
 
 export const initialize: MethodEntry = {
   available: legacyOnly,
@@ -54,7 +55,7 @@ export const discover: MethodEntry = {
     const metadata = handler.deps.getMetadata();
     const result: Record<string, unknown> = {
       supportedVersions: acceptedModernVersions(handler),
-      capabilities: metadata.capabilities,
+      capabilities: withTasksExtension(metadata.capabilities, handler),
     };
     if (metadata.instructions !== undefined) result['instructions'] = metadata.instructions;
     return result;

@@ -3,7 +3,9 @@ import { McpToolNotFoundError, ToolError, ToolOutputError } from '../../registri
 import type { McpToolRegistry } from '../../registries/tools.js';
 import type { McpTool } from '../../registries/types.js';
 import type { RequestContext } from '../context.js';
+import type { McpProtocolHandler } from '../handler.js';
 import { paginate } from '../pagination.js';
+import { callToolAsTask, taskOptionsOf } from '../tasks/runtime.js';
 import { checkParamHeaders } from '../routing-headers.js';
 import { cachedView, capability, optionalObject, pick, requireString, type MethodEntry } from './shared.js';
 
@@ -45,16 +47,23 @@ export const callTool: MethodEntry = {
     const args = optionalObject(params, 'arguments') ?? {};
     const headers = context.requestInfo?.headers;
     if (context.era === 'modern' && headers !== undefined) checkParamHeaders(handler.deps.tools.headerParams(name), args, headers);
-    try {
-      return await handler.deps.tools.call(name, args, context);
-    } catch (error) {
-      // Failures to find the tool, protocol errors and server bugs stay JSON-RPC errors.
-      if (error instanceof McpToolNotFoundError || error instanceof ToolOutputError || isJsonRpcProtocolError(error)) throw error;
-      if (context.signal.aborted && isJsonRpcProtocolError(context.signal.reason)) throw context.signal.reason;
-      return toolErrorResult(error, handler.deps.options?.maskErrors === true);
-    }
+    // 2026-07-28 tasks extension: a tool declaring task support may answer with a task.
+    const task = context.era === 'modern' && handler.deps.tools.isEnabled(name) ? taskOptionsOf(handler.deps.tools.get(name)) : undefined;
+    if (task !== undefined) return callToolAsTask(task, context, handler, (ctx) => runTool(name, args, ctx, handler));
+    return runTool(name, args, context, handler);
   },
 };
+
+async function runTool(name: string, args: Record<string, unknown>, context: RequestContext, handler: McpProtocolHandler): Promise<unknown> {
+  try {
+    return await handler.deps.tools.call(name, args, context);
+  } catch (error) {
+    // Failures to find the tool, protocol errors and server bugs stay JSON-RPC errors.
+    if (error instanceof McpToolNotFoundError || error instanceof ToolOutputError || isJsonRpcProtocolError(error)) throw error;
+    if (context.signal.aborted && isJsonRpcProtocolError(context.signal.reason)) throw context.signal.reason;
+    return toolErrorResult(error, handler.deps.options?.maskErrors === true);
+  }
+}
 
 /** A tool's failure as a result the model can read (SEP-1303): never a stack trace. */
 export function toolErrorResult(error: unknown, mask: boolean): Record<string, unknown> {
