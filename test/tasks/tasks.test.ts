@@ -10,7 +10,7 @@ import { JsonRpcProtocolError, McpServer, ToolError } from '../../src/index.js';
 import { listen, type McpHttpListener } from '../../src/http.js';
 import { MemoryTaskStore } from '../../src/stores/tasks.js';
 import { expectValidWire } from '../support/wire-schema.js';
-import { MODERN, modernRequest, until } from '../fixtures/modern-http.mjs';
+import { MODERN, modernRequest, postRaw, until } from '../fixtures/modern-http.mjs';
 
 type Json = Record<string, unknown>;
 const TASKS = 'io.modelcontextprotocol/tasks';
@@ -262,6 +262,25 @@ describe('tasks extension: refusals', () => {
     expect(status).toBe(400);
     expect(message['error']).toMatchObject({ code: -32020 });
     await result('tasks/cancel', { taskId });
+  });
+});
+
+describe('tasks extension: legacy sessions are unaffected', () => {
+  it('initialize declares no extension and a task-capable tool answers synchronously', async () => {
+    const legacy = '2025-11-25';
+    const init = await postRaw(url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: legacy, capabilities: {}, clientInfo: { name: 'legacy', version: '1.0.0' } } });
+    const initResult = (init.messages[0] as Json)['result'] as Json;
+    expectValidWire(init.messages[0], legacy, 'initialize');
+    expect((initResult['capabilities'] as Json)['extensions']).toBeUndefined();
+    const session = init.headers.get('mcp-session-id') ?? '';
+    const headers = { 'mcp-session-id': session, 'mcp-protocol-version': legacy };
+    await postRaw(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
+    gates.set('legacy', gate());
+    gates.get('legacy')?.open();
+    const called = await postRaw(url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'wait', arguments: { gate: 'legacy' } } }, headers);
+    const message = called.messages.at(-1) as Json;
+    expectValidWire(message, legacy, 'tools/call');
+    expect(message['result']).toEqual({ content: [{ type: 'text', text: 'released legacy' }] });
   });
 });
 
