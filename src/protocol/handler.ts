@@ -1,5 +1,5 @@
 import { ErrorCode, errorResponseFrom, JsonRpcProtocolError } from '../jsonrpc/errors.js';
-import { classify, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../jsonrpc/message.js';
+import { classify, type Classified, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../jsonrpc/message.js';
 import type { BusEvent } from '../stores/bus.js';
 import type { ConnectionOptions, HandleResult, McpConnection, MessageExtra, MessageSink } from './connection.js';
 import { LazyAbort } from './abort.js';
@@ -101,8 +101,14 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
     return (this.#inFlight?.size ?? 0) + (this.#anonymous?.size ?? 0);
   }
 
-  async handleMessage(payload: unknown, extra: MessageExtra = {}): Promise<HandleResult> {
-    if (!Array.isArray(payload)) return this.#handleOne(payload, extra);
+  handleMessage(payload: unknown, extra: MessageExtra = {}): Promise<HandleResult> {
+    if (Array.isArray(payload)) return this.#handleBatch(payload, extra);
+    // The common case, a single request, goes straight to dispatch (no extra promise layer).
+    const classified = classify(payload);
+    return classified.kind === 'request' ? this.#handleRequest(classified.message, extra) : this.#handleClassified(classified, extra);
+  }
+
+  async #handleBatch(payload: unknown[], extra: MessageExtra): Promise<HandleResult> {
     if (payload.length === 0) {
       return errorResponseFrom(null, new JsonRpcProtocolError(ErrorCode.InvalidRequest, 'Invalid Request: an empty batch is not allowed'));
     }
@@ -118,8 +124,11 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
     return responses.length > 0 ? responses : undefined;
   }
 
-  async #handleOne(payload: unknown, extra: MessageExtra): Promise<JsonRpcResponse | undefined> {
-    const classified = classify(payload);
+  #handleOne(payload: unknown, extra: MessageExtra): Promise<JsonRpcResponse | undefined> {
+    return this.#handleClassified(classify(payload), extra);
+  }
+
+  async #handleClassified(classified: Classified, extra: MessageExtra): Promise<JsonRpcResponse | undefined> {
     switch (classified.kind) {
       case 'invalid':
         return errorResponseFrom(classified.id, new JsonRpcProtocolError(ErrorCode.InvalidRequest, `Invalid Request: ${classified.reason}`));

@@ -42,7 +42,7 @@ export const callTool: MethodEntry = {
     return typeof name === 'string' ? toolTimeout(handler.deps.tools.get(name)) : undefined;
   },
   onTimeout: (error) => ({ content: [{ type: 'text', text: error.message }], isError: true }),
-  async handle(params, context, handler) {
+  handle(params, context, handler) {
     const name = requireString(params, 'name');
     const args = optionalObject(params, 'arguments') ?? {};
     const headers = context.requestInfo?.headers;
