@@ -9,7 +9,7 @@ import { contentDowngrade } from './downgrade.js';
 import { createMrtrBroker } from './mrtr.js';
 import { checkStandardHeaders } from './routing-headers.js';
 import { serverInfoOf, type McpServerMetadata } from './metadata.js';
-import type { ClientCapabilities, Implementation, LoggingLevel } from './types.js';
+import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from './types.js';
 import { isLegacyVersion, LATEST_LEGACY_VERSION, MODERN_VERSIONS, type ProtocolVersion } from './versions.js';
 
 export const META_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
@@ -110,23 +110,27 @@ export function acceptedModernVersions(handler: McpProtocolHandler): string[] {
 
 const NO_CLIENT = Object.freeze({ info: undefined, capabilities: EMPTY_CAPABILITIES });
 
+/**
+ * What `initialize` negotiated, built once: it is both the session record and
+ * the era of every later request on the connection (one object per session).
+ */
+export function legacySession(
+  version: ProtocolVersion,
+  client: EraInfo['client'],
+  serverCapabilities: ServerCapabilities,
+): EraInfo & { protocolVersion: ProtocolVersion; serverCapabilities: ServerCapabilities } {
+  return { era: 'legacy', version, protocolVersion: version, client, serverCapabilities, logLevel: undefined, broker: undefined, finalize: contentDowngrade(version) ?? identity };
+}
+
 function legacyEra(handler: McpProtocolHandler, header: string | undefined): EraInfo {
-  const session = handler.session;
+  if (handler.session !== undefined) return handler.session;
   const cached = handler.legacyEra;
-  if (cached !== undefined && handler.legacyEraSession === session && handler.legacyEraHeader === header) return cached;
-  const version = session?.protocolVersion ?? (isLegacyVersion(header) ? header : LATEST_LEGACY_VERSION);
-  const info: EraInfo = {
-    era: 'legacy',
-    version,
-    client: session?.client ?? NO_CLIENT,
-    logLevel: undefined,
-    broker: undefined,
-    finalize: contentDowngrade(version) ?? identity,
-  };
-  // A stateful connection asks once before `initialize`: not worth keeping.
-  if (session !== undefined || handler.stateless) {
+  if (cached !== undefined && handler.legacyEraHeader === header) return cached;
+  const version = isLegacyVersion(header) ? header : LATEST_LEGACY_VERSION;
+  const info: EraInfo = { era: 'legacy', version, client: NO_CLIENT, logLevel: undefined, broker: undefined, finalize: contentDowngrade(version) ?? identity };
+  // A stateful connection asks once before `initialize`: only the shared stateless one keeps it.
+  if (handler.stateless) {
     handler.legacyEra = info;
-    handler.legacyEraSession = session;
     handler.legacyEraHeader = header;
   }
   return info;

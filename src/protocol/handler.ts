@@ -12,7 +12,7 @@ import { InputRequiredSignal, MrtrBroker } from './mrtr.js';
 import { OutboundRequests } from './outbound.js';
 import type { McpProtocolHandlerDeps } from './deps.js';
 import { isModernMessage, resolveEra, type EraInfo } from './era.js';
-import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from './types.js';
+import type { LoggingLevel, ServerCapabilities } from './types.js';
 import type { ProtocolVersion } from './versions.js';
 
 const noop: MessageSink = () => undefined;
@@ -26,11 +26,9 @@ const LEGACY_BROKER: InputBroker = {
     }),
 };
 
-/** What a legacy client told us in `initialize`. */
-export interface NegotiatedSession {
+/** What a legacy client told us in `initialize`; it is also the era of the session's requests. */
+export interface NegotiatedSession extends EraInfo {
   readonly protocolVersion: ProtocolVersion;
-  /** Exactly what `ctx.client` shows. */
-  readonly client: { readonly info: Implementation | undefined; readonly capabilities: ClientCapabilities };
   /** What the server declared in its answer: only those lists send `list_changed` to this session. */
   readonly serverCapabilities: ServerCapabilities;
 }
@@ -47,10 +45,8 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
   readonly stateless: boolean;
   session: NegotiatedSession | undefined;
   sessionLogLevel: LoggingLevel | undefined;
-  /** @internal the legacy era of the current session, built once per (session, header). */
+  /** @internal the era of session-less legacy requests (stateless connections), per header */
   legacyEra: EraInfo | undefined;
-  /** @internal what `legacyEra` was built from (plain fields: no key object per session) */
-  legacyEraSession: NegotiatedSession | undefined;
   /** @internal */
   legacyEraHeader: string | undefined;
   readonly #send: MessageSink;

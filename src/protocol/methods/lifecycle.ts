@@ -3,7 +3,7 @@ import { optionalObject, legacyOnly, modernOnly, type MethodEntry } from './shar
 import { serverInfoOf } from '../metadata.js';
 import type { ClientCapabilities, Implementation } from '../types.js';
 import { isLegacyVersion, negotiateLegacyVersion, SUPPORTED_VERSIONS, type ProtocolVersion } from '../versions.js';
-import { acceptedModernVersions } from '../era.js';
+import { acceptedModernVersions, legacySession } from '../era.js';
 import { withTasksExtension } from '../tasks/runtime.js';
 
 export const initialize: MethodEntry = {
@@ -23,7 +23,7 @@ export const initialize: MethodEntry = {
     const clientCapabilities = (optionalObject(params, 'capabilities') ?? {}) as ClientCapabilities;
     const metadata = handler.deps.getMetadata();
     if (!handler.stateless) {
-      handler.session = { protocolVersion, client: { info: clientInfo, capabilities: clientCapabilities }, serverCapabilities: metadata.capabilities };
+      handler.session = legacySession(protocolVersion, { info: clientInfo, capabilities: clientCapabilities }, metadata.capabilities);
     }
     const result: Record<string, unknown> = {
       protocolVersion,

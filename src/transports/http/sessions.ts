@@ -8,8 +8,8 @@ import { EventStream } from './sse.js';
 export type SessionKind = 'streamable' | 'legacy-sse';
 
 export class HttpSession {
-  /** Prefix of this session's stream ids, so a Last-Event-ID can be tied to its session. */
-  readonly streamPrefix = [randomToken(6), '.'].join('');
+  /** Prefix of this session's stream ids, so a Last-Event-ID can be tied to its session (made on first use). */
+  private prefix: string | undefined;
   /** Response streams of requests still running (resumable); created on first use. */
   private liveStreams: Map<string, EventStream> | undefined;
   /** Requests being handled. */
@@ -32,6 +32,10 @@ export class HttpSession {
 
   set connection(connection: McpConnection) {
     this.connectionRef = connection;
+  }
+
+  get streamPrefix(): string {
+    return (this.prefix ??= [randomToken(6), '.'].join(''));
   }
 
   get live(): Map<string, EventStream> {
