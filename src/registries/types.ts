@@ -65,8 +65,8 @@ export interface EmbeddedResource {
   _meta?: Meta;
 }
 
-export interface ResourceLink {
-  type: 'resource_link';
+/** What describes a resource, in `resources/list` and in a resource link alike. */
+export interface ResourceDescription {
   uri: string;
   name: string;
   title?: string;
@@ -76,6 +76,10 @@ export interface ResourceLink {
   icons?: Icon[];
   annotations?: Annotations;
   _meta?: Meta;
+}
+
+export interface ResourceLink extends ResourceDescription {
+  type: 'resource_link';
 }
 
 export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
@@ -122,16 +126,7 @@ export type McpResourceContent = ResourceContents | { uri?: string; mimeType?: s
 
 export type McpReadResult = McpResourceContent | readonly McpResourceContent[];
 
-export interface McpResource<TContext = unknown> {
-  uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  size?: number;
-  icons?: Icon[];
-  annotations?: Annotations;
-  _meta?: Meta;
+export interface McpResource<TContext = unknown> extends ResourceDescription {
   read(context: TContext): Promise<McpReadResult> | McpReadResult;
 }
 

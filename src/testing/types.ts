@@ -4,7 +4,7 @@
  * hints and `_meta`, and tests may look at any field the server sent.
  */
 import type { Implementation, ServerCapabilities } from '../protocol/types.js';
-import type { Annotations, Icon, McpPromptArgument, McpPromptMessage, McpToolResult, ResourceContents, ToolAnnotations } from '../registries/types.js';
+import type { Icon, McpPromptArgument, McpPromptMessage, McpTool, McpToolResult, ResourceContents, ResourceDescription } from '../registries/types.js';
 
 type Json = Record<string, unknown>;
 
@@ -27,15 +27,9 @@ export interface DiscoverResult extends Result {
   instructions?: string;
 }
 
-export interface WireTool {
-  name: string;
-  title?: string;
-  description?: string;
+/** A tool as `tools/list` shows it: the contract without its behaviour, with an input schema always present. */
+export interface WireTool extends Omit<McpTool, 'execute' | 'task' | 'taskStart' | 'inputSchema'> {
   inputSchema: Json;
-  outputSchema?: Json;
-  annotations?: ToolAnnotations;
-  icons?: Icon[];
-  _meta?: Json;
   [key: string]: unknown;
 }
 
@@ -46,16 +40,7 @@ export interface ListToolsResult extends Result {
 
 export type CallToolResult = McpToolResult;
 
-export interface WireResource {
-  uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  size?: number;
-  icons?: Icon[];
-  annotations?: Annotations;
-  _meta?: Json;
+export interface WireResource extends ResourceDescription {
   [key: string]: unknown;
 }
 
