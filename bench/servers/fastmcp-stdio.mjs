@@ -1,13 +1,7 @@
 // fastmcp 4.20 over stdio, as its README shows.
-import { FastMCP } from 'fastmcp';
-import { z } from 'zod';
-import { fillerNames, installMemoryProbe } from './_common.mjs';
+import { installMemoryProbe } from './_common.mjs';
+import { createServer } from './fastmcp-server.mjs';
 
 installMemoryProbe();
-const server = new FastMCP({ name: 'bench', version: '1.0.0' });
-server.addTool({ name: 'echo', description: 'Echo the text back', parameters: z.object({ text: z.string() }), execute: async ({ text }) => text });
-server.addTool({ name: 'add', description: 'Add two numbers', parameters: z.object({ a: z.number(), b: z.number() }), execute: async ({ a, b }) => String(a + b) });
-for (const name of fillerNames) {
-  server.addTool({ name, description: `Filler tool ${name}`, parameters: z.object({ n: z.number() }), execute: async ({ n }) => String(n) });
-}
+const server = createServer();
 await server.start({ transportType: 'stdio' });

@@ -1,15 +1,10 @@
 // mcpkit over Streamable HTTP on node:http. One handler serves legacy sessions
 // and 2026-07-28 requests; the legacy stateless mode sets `stateless: true`.
 import http from 'node:http';
-import { McpServer } from '../../dist/index.js';
 import { createNodeHandler } from '../../dist/http.js'; // mcpkit/http
-import { host, port, mode, fillerNames, installMemoryProbe } from './_common.mjs';
+import { host, port, mode, installMemoryProbe } from './_common.mjs';
+import { createServer } from './mcpkit-server.mjs';
 
 installMemoryProbe();
-const server = new McpServer({ name: 'bench', version: '1.0.0' });
-server.tool('echo', { description: 'Echo the text back', input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } }, ({ text }) => text);
-server.tool('add', { description: 'Add two numbers', input: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } }, ({ a, b }) => String(a + b));
-for (const name of fillerNames) {
-  server.tool(name, { description: `Filler tool ${name}`, input: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] } }, ({ n }) => String(n));
-}
+const server = createServer();
 http.createServer(createNodeHandler(server, mode === 'stateless' ? { stateless: true } : {})).listen(port, host);

@@ -1,12 +1,8 @@
 // mcpkit over stdio, written as the README shows it.
-import { McpServer, StdioTransport } from '../../dist/index.js';
-import { fillerNames, installMemoryProbe } from './_common.mjs';
+import { StdioTransport } from '../../dist/index.js';
+import { installMemoryProbe } from './_common.mjs';
+import { createServer } from './mcpkit-server.mjs';
 
 installMemoryProbe();
-const server = new McpServer({ name: 'bench', version: '1.0.0' });
-server.tool('echo', { description: 'Echo the text back', input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } }, ({ text }) => text);
-server.tool('add', { description: 'Add two numbers', input: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } }, ({ a, b }) => String(a + b));
-for (const name of fillerNames) {
-  server.tool(name, { description: `Filler tool ${name}`, input: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] } }, ({ n }) => String(n));
-}
+const server = createServer();
 await server.connect(new StdioTransport());

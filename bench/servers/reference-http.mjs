@@ -3,30 +3,11 @@
 // driver sends; hands out a session id on initialize so the session mode runs
 // through the same client code.
 import http from 'node:http';
+import { answer } from './reference-answer.mjs';
 import { randomUUID } from 'node:crypto';
 import { host, port, installMemoryProbe } from './_common.mjs';
 
 installMemoryProbe();
-
-function answer(msg) {
-  switch (msg.method) {
-    case 'initialize':
-      return {
-        protocolVersion: msg.params.protocolVersion,
-        capabilities: { tools: {} },
-        serverInfo: { name: 'reference', version: '1.0.0' },
-      };
-    case 'tools/call': {
-      const { name, arguments: args } = msg.params;
-      const text = name === 'echo' ? args.text : String(args.a + args.b);
-      return { content: [{ type: 'text', text }] };
-    }
-    case 'tools/list':
-      return { tools: [] };
-    default:
-      return {};
-  }
-}
 
 http
   .createServer((req, res) => {

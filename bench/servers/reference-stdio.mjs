@@ -1,29 +1,10 @@
 // Physical-limit reference for stdio: newline-delimited JSON in; per message:
 // parse, build the response, stringify, write. No MCP logic beyond answering
 // the methods the driver sends, no validation, no schema work.
+import { answer } from './reference-answer.mjs';
 import { installMemoryProbe } from './_common.mjs';
 
 installMemoryProbe();
-
-function answer(msg) {
-  switch (msg.method) {
-    case 'initialize':
-      return {
-        protocolVersion: msg.params.protocolVersion,
-        capabilities: { tools: {} },
-        serverInfo: { name: 'reference', version: '1.0.0' },
-      };
-    case 'tools/call': {
-      const { name, arguments: args } = msg.params;
-      const text = name === 'echo' ? args.text : String(args.a + args.b);
-      return { content: [{ type: 'text', text }] };
-    }
-    case 'tools/list':
-      return { tools: [] };
-    default:
-      return {};
-  }
-}
 
 let buffered = '';
 process.stdin.setEncoding('utf8');

@@ -1,0 +1,13 @@
+// The mcpkit bench server, written as the README shows it; shared by the stdio and HTTP variants.
+import { McpServer } from '../../dist/index.js';
+import { fillerNames } from './_common.mjs';
+
+export function createServer() {
+  const server = new McpServer({ name: 'bench', version: '1.0.0' });
+  server.tool('echo', { description: 'Echo the text back', input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } }, ({ text }) => text);
+  server.tool('add', { description: 'Add two numbers', input: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } }, ({ a, b }) => String(a + b));
+  for (const name of fillerNames) {
+    server.tool(name, { description: `Filler tool ${name}`, input: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] } }, ({ n }) => String(n));
+  }
+  return server;
+}
