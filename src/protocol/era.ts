@@ -1,4 +1,5 @@
 import { JsonRpcProtocolError } from '../jsonrpc/errors.js';
+import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, META_SERVER_INFO } from './meta-keys.js';
 import type { MessageExtra } from './connection.js';
 import type { InputBroker } from './context.js';
 import { McpErrorCode } from './codes.js';
@@ -12,11 +13,6 @@ import { serverInfoOf, type McpServerMetadata } from './metadata.js';
 import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from './types.js';
 import { isLegacyVersion, LATEST_LEGACY_VERSION, MODERN_VERSIONS, type ProtocolVersion } from './versions.js';
 
-export const META_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
-export const META_CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
-export const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
-export const META_LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
-export const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 
 /** The results a client may cache in 2026-07-28; they carry `ttlMs` and `cacheScope`. */
 export const CACHEABLE_METHODS = new Set(['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read', 'server/discover']);
@@ -169,3 +165,4 @@ function cacheHintFor(handler: McpProtocolHandler, method: string, _result: Reco
   const hints = handler.deps.options?.cacheHints;
   return hints?.[method] ?? hints?.['default'] ?? { ttlMs: 0, cacheScope: 'private' };
 }
+

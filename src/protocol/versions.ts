@@ -61,10 +61,6 @@ function rev(version: ProtocolVersion, era: Revision['era'], features: Partial<R
   };
 }
 
-export function isSupportedVersion(version: unknown): version is ProtocolVersion {
-  return typeof version === 'string' && Object.prototype.hasOwnProperty.call(table, version);
-}
-
 export function isLegacyVersion(version: unknown): version is LegacyVersion {
   return (LEGACY_VERSIONS as readonly unknown[]).includes(version);
 }

@@ -1,16 +1,19 @@
 /** Header rules of Streamable HTTP: media types, protocol versions, ids. */
 
+import { DEFAULT_HTTP_VERSION, LEGACY_VERSIONS, SUPPORTED_VERSIONS } from '../../protocol/versions.js';
+
+// The revision table lives in the protocol layer; these are its HTTP-facing names.
 /** Revisions that use `initialize` and (over HTTP) sessions. */
-export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
+export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = LEGACY_VERSIONS;
 
 /** Every revision mcpkit serves. */
-export const DEFAULT_PROTOCOL_VERSIONS: readonly string[] = [...LEGACY_PROTOCOL_VERSIONS, '2026-07-28'];
+export const DEFAULT_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_VERSIONS;
 
 /** What a request without `MCP-Protocol-Version` is taken to speak (2025-06-18 §Protocol Version Header). */
-export const ASSUMED_PROTOCOL_VERSION = '2025-03-26';
+export const ASSUMED_PROTOCOL_VERSION: string = DEFAULT_HTTP_VERSION;
 
 /** The `_meta` key that marks a modern (2026-07-28) request. */
-export const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
+export { META_PROTOCOL_VERSION as PROTOCOL_VERSION_META_KEY } from '../../protocol/meta-keys.js';
 
 export interface AcceptedTypes {
   json: boolean;
