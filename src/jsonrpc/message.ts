@@ -51,7 +51,8 @@ export type Classified =
 
 const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+/** A JSON object (not null, not an array). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

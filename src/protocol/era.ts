@@ -12,6 +12,7 @@ import { checkStandardHeaders } from './routing-headers.js';
 import { serverInfoOf, type McpServerMetadata } from './metadata.js';
 import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from './types.js';
 import { isLegacyVersion, LATEST_LEGACY_VERSION, MODERN_VERSIONS, type ProtocolVersion } from './versions.js';
+import { isPlainObject } from '../jsonrpc/message.js';
 
 
 /** The results a client may cache in 2026-07-28; they carry `ttlMs` and `cacheScope`. */
@@ -38,16 +39,13 @@ export interface EraInfo {
 const identity = (_method: string, result: unknown): unknown => result;
 const EMPTY_CAPABILITIES: ClientCapabilities = Object.freeze({});
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Whether one inbound message would be served as a 2026-07-28 request (the test `resolveEra` applies). */
 export function isModernMessage(handler: McpProtocolHandler, message: unknown, header: string | undefined): boolean {
   if (handler.session !== undefined) return false;
-  const params = isObject(message) ? message['params'] : undefined;
-  const meta = isObject(params) ? params['_meta'] : undefined;
-  return (isObject(meta) && meta[META_PROTOCOL_VERSION] !== undefined) || (header !== undefined && !isLegacyVersion(header));
+  const params = isPlainObject(message) ? message['params'] : undefined;
+  const meta = isPlainObject(params) ? params['_meta'] : undefined;
+  return (isPlainObject(meta) && meta[META_PROTOCOL_VERSION] !== undefined) || (header !== undefined && !isLegacyVersion(header));
 }
 
 /**
@@ -60,11 +58,11 @@ export function isModernMessage(handler: McpProtocolHandler, message: unknown, h
 export function resolveEra(handler: McpProtocolHandler, method: string, params: Record<string, unknown>, extra: MessageExtra): EraInfo {
   const meta = params['_meta'];
   const header = extra.protocolVersion;
-  const metaVersion = isObject(meta) ? meta[META_PROTOCOL_VERSION] : undefined;
+  const metaVersion = isPlainObject(meta) ? meta[META_PROTOCOL_VERSION] : undefined;
   const modern = handler.session === undefined && (metaVersion !== undefined || (header !== undefined && !isLegacyVersion(header)));
   if (!modern) return legacyEra(handler, header);
 
-  if (!isObject(meta) || typeof metaVersion !== 'string' || !isObject(meta[META_CLIENT_CAPABILITIES])) {
+  if (!isPlainObject(meta) || typeof metaVersion !== 'string' || !isPlainObject(meta[META_CLIENT_CAPABILITIES])) {
     throw invalidParams(
       `Invalid params: a ${MODERN_VERSIONS[0]} request must carry params._meta["${META_PROTOCOL_VERSION}"] (string) and params._meta["${META_CLIENT_CAPABILITIES}"] (object)`,
     );
@@ -86,7 +84,7 @@ export function resolveEra(handler: McpProtocolHandler, method: string, params: 
   const headers = extra.requestInfo?.headers;
   if (headers !== undefined) checkStandardHeaders(method, params, headers);
   const rawInfo = meta[META_CLIENT_INFO];
-  const clientInfo = isObject(rawInfo) ? (rawInfo as unknown as Implementation) : undefined;
+  const clientInfo = isPlainObject(rawInfo) ? (rawInfo as unknown as Implementation) : undefined;
   const clientCapabilities = meta[META_CLIENT_CAPABILITIES] as ClientCapabilities;
   const logLevel = meta[META_LOG_LEVEL];
   return {
@@ -133,7 +131,7 @@ function legacyEra(handler: McpProtocolHandler, header: string | undefined): Era
 }
 
 function finalizeModern(method: string, result: unknown, handler: McpProtocolHandler): unknown {
-  if (!isObject(result)) return result;
+  if (!isPlainObject(result)) return result;
   const out: Record<string, unknown> = { ...result };
   if (out['resultType'] === undefined) out['resultType'] = 'complete';
   if (out['resultType'] === 'complete' && CACHEABLE_METHODS.has(method)) {
@@ -143,7 +141,7 @@ function finalizeModern(method: string, result: unknown, handler: McpProtocolHan
   }
   if (handler.deps.options?.serverInfoInMeta !== false) {
     const serverMeta = serverInfoMeta(handler.deps.getMetadata());
-    out['_meta'] = isObject(out['_meta']) ? { ...out['_meta'], ...serverMeta } : serverMeta;
+    out['_meta'] = isPlainObject(out['_meta']) ? { ...out['_meta'], ...serverMeta } : serverMeta;
   }
   return out;
 }

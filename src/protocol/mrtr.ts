@@ -1,6 +1,7 @@
 import type { ClientRequestOptions, InputBroker, RequestContext } from './context.js';
 import type { McpProtocolHandler } from './handler.js';
 import { openRequestState, signRequestState } from './request-state.js';
+import { isPlainObject } from '../jsonrpc/message.js';
 
 /** Thrown into a handler whose round ended because it needs input from the client. */
 export class InputRequiredSignal extends Error {
@@ -16,13 +17,10 @@ const KIND: Record<string, string> = {
   'roots/list': 'roots',
 };
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A minimal shape check of an answer, so a malformed one never reaches the handler (both eras). */
 export function plausibleAnswer(method: string, answer: unknown): boolean {
-  if (!isObject(answer)) return false;
+  if (!isPlainObject(answer)) return false;
   switch (method) {
     case 'elicitation/create':
       return answer['action'] === 'accept' || answer['action'] === 'decline' || answer['action'] === 'cancel';
@@ -79,7 +77,7 @@ export class MrtrBroker implements InputBroker {
   }
 
   request(method: string, params: Record<string, unknown>, options: ClientRequestOptions, _context: RequestContext): Promise<unknown> {
-    const answers = (this.#answers ??= { ...this.#opened?.answers, ...(isObject(this.#params['inputResponses']) ? this.#params['inputResponses'] : {}) });
+    const answers = (this.#answers ??= { ...this.#opened?.answers, ...(isPlainObject(this.#params['inputResponses']) ? this.#params['inputResponses'] : {}) });
     const counters = (this.#counters ??= {});
     const kind = KIND[method] ?? 'input';
     const n = (counters[kind] = (counters[kind] ?? 0) + 1);

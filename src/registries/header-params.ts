@@ -4,6 +4,8 @@
  * annotation that breaks the spec's constraints is a composition mistake.
  */
 
+import { isPlainObject } from '../jsonrpc/message.js';
+
 export interface HeaderParam {
   /** The `x-mcp-header` value, as declared. */
   name: string;
@@ -23,9 +25,6 @@ export class InvalidHeaderParamError extends Error {
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Every place an `x-mcp-header` appears, with whether it is reachable through `properties` keys only. */
 function collect(node: unknown, path: string[], static_: boolean, out: { path: string[]; static: boolean; schema: Record<string, unknown> }[], depth: number): void {
@@ -34,10 +33,10 @@ function collect(node: unknown, path: string[], static_: boolean, out: { path: s
     for (const item of node) collect(item, path, false, out, depth + 1);
     return;
   }
-  if (!isObject(node)) return;
+  if (!isPlainObject(node)) return;
   if (node['x-mcp-header'] !== undefined) out.push({ path, static: static_, schema: node });
   for (const [key, value] of Object.entries(node)) {
-    if (key === 'properties' && isObject(value)) {
+    if (key === 'properties' && isPlainObject(value)) {
       for (const [prop, sub] of Object.entries(value)) collect(sub, [...path, prop], static_, out, depth + 1);
     } else if (typeof value === 'object' && value !== null) {
       collect(value, path, false, out, depth + 1);

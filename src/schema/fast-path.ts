@@ -6,15 +6,13 @@
  * error messages are always the full validator's.
  */
 import type { JsonSchemaObject } from './types.js';
+import { isPlainObject } from '../jsonrpc/message.js';
 
 type Check = (value: unknown) => boolean;
 
 const ANNOTATION = new Set(['title', 'description', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly', '$comment']);
 const ROOT_EXTRA = new Set(['type', 'properties', 'required', 'additionalProperties', '$schema']);
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function primitive(schema: unknown): Check | undefined {
   if (!isPlainObject(schema)) return undefined;

@@ -1,8 +1,6 @@
 import type { McpToolResult } from '../registries/types.js';
+import { isPlainObject } from '../jsonrpc/message.js';
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * What a tool handler may return, turned into a CallToolResult:
@@ -12,7 +10,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
  */
 export function toCallToolResult(value: unknown, hasOutputSchema: boolean): McpToolResult {
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
-  if (isObject(value)) {
+  if (isPlainObject(value)) {
     if (Array.isArray(value['content'])) return value as McpToolResult;
     if (hasOutputSchema) return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
   }

@@ -23,6 +23,7 @@ import type {
   ReadResourceResult,
   Result,
 } from './types.js';
+import { isPlainObject } from '../jsonrpc/message.js';
 
 type Json = Record<string, unknown>;
 
@@ -87,9 +88,6 @@ export interface RequestOptions {
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 const LATEST_LEGACY = '2025-11-25';
 
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * An in-memory MCP client for tests: it talks to a server through
@@ -243,7 +241,7 @@ export class TestClient {
     if (this.#closed) throw new Error('The test client is closed');
     const methods = new Map<unknown, string>();
     for (const item of Array.isArray(payload) ? payload : [payload]) {
-      if (isObject(item) && 'id' in item && typeof item['method'] === 'string') methods.set(item['id'], item['method']);
+      if (isPlainObject(item) && 'id' in item && typeof item['method'] === 'string') methods.set(item['id'], item['method']);
     }
     const response = await this.#connection.handleMessage(payload, this.#extra());
     for (const r of response === undefined ? [] : Array.isArray(response) ? response : [response]) {
@@ -273,7 +271,7 @@ export class TestClient {
   }
 
   #withMeta(params: Json, options: RequestOptions): Json {
-    const given = isObject(params['_meta']) ? params['_meta'] : {};
+    const given = isPlainObject(params['_meta']) ? params['_meta'] : {};
     const meta: Json = { ...given, ...options.meta };
     if (options.progressToken !== undefined) meta['progressToken'] = options.progressToken;
     if (this.#modern) {
@@ -297,7 +295,7 @@ export class TestClient {
         throw new TestClientError(method, 0, signal?.aborted === true ? 'The request was cancelled and got no response' : 'The server sent no response');
       }
       if ('error' in response) throw new TestClientError(method, response.error.code, response.error.message, response.error.data);
-      if (!isObject(response.result)) throw new TestClientError(method, 0, 'The result is not an object');
+      if (!isPlainObject(response.result)) throw new TestClientError(method, 0, 'The result is not an object');
       return response.result;
     } finally {
       signal?.removeEventListener('abort', onAbort);
@@ -307,12 +305,12 @@ export class TestClient {
   /** Answers the input requests of one modern round with the client's handlers. */
   async #answerInputs(requests: unknown): Promise<Json> {
     const answers: Json = {};
-    if (!isObject(requests)) return answers;
+    if (!isPlainObject(requests)) return answers;
     const controller = new AbortController();
     await Promise.all(
       Object.entries(requests).map(async ([key, request]) => {
-        const r = isObject(request) ? request : {};
-        const params = isObject(r['params']) ? r['params'] : {};
+        const r = isPlainObject(request) ? request : {};
+        const params = isPlainObject(r['params']) ? r['params'] : {};
         answers[key] = await this.#dispatch(String(r['method']), params, controller.signal);
       }),
     );
@@ -350,7 +348,7 @@ export class TestClient {
     this.#record(message);
     if (!('method' in message)) return;
     if (!('id' in message)) {
-      if (message.method === 'notifications/cancelled' && isObject(message.params)) {
+      if (message.method === 'notifications/cancelled' && isPlainObject(message.params)) {
         this.#answering.get(message.params['requestId'] as JsonRpcId)?.abort(message.params['reason']);
       }
       return;
@@ -358,7 +356,7 @@ export class TestClient {
     const { id, method } = message;
     const controller = new AbortController();
     this.#answering.set(id, controller);
-    const params = isObject(message.params) ? message.params : {};
+    const params = isPlainObject(message.params) ? message.params : {};
     const task = (async () => {
       let reply: JsonRpcMessage;
       try {

@@ -12,6 +12,7 @@ import { mapError } from '../error-map.js';
 import { MissingClientCapabilityError } from '../errors.js';
 import type { McpProtocolHandler } from '../handler.js';
 import type { ClientCapabilities, CreateMessageParams, ElicitParams, ServerCapabilities } from '../types.js';
+import { isPlainObject } from '../../jsonrpc/message.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
@@ -32,13 +33,10 @@ export class TaskCancelledError extends Error {
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export function clientDeclaresTasks(capabilities: ClientCapabilities): boolean {
   const extensions = capabilities.extensions;
-  return isObject(extensions) && isObject(extensions[TASKS_EXTENSION]);
+  return isPlainObject(extensions) && isPlainObject(extensions[TASKS_EXTENSION]);
 }
 
 export function requireTasksExtension(capabilities: ClientCapabilities): void {
@@ -133,7 +131,7 @@ export class TaskRuntime {
     if (live.abort.reason instanceof TaskCancelledError) return Promise.resolve();
     return this.write(taskId, live, () => {
       if ('result' in outcome) {
-        const result = isObject(outcome.result) ? { ...outcome.result, resultType: 'complete' } : { resultType: 'complete' };
+        const result = isPlainObject(outcome.result) ? { ...outcome.result, resultType: 'complete' } : { resultType: 'complete' };
         return { status: 'completed', result, inputRequests: undefined };
       }
       const mapped = mapError(outcome.error, handler, undefined, 'tools/call');
