@@ -40,6 +40,7 @@ export type * from './registries/types.js';
 // Protocol
 export { McpErrorCode } from './protocol/codes.js';
 export type { AuthInfo, ConnectionFactory, ConnectionOptions, HandleResult, McpConnection, MessageExtra, MessageSink, RequestInfo } from './protocol/connection.js';
+export { principalOf, quotaOwnerOf, samePrincipal } from './protocol/principal.js';
 export { RequestContext, type ClientRequestOptions } from './protocol/context.js';
 export type { Logger, McpProtocolHandlerDeps, ProtocolOptions } from './protocol/deps.js';
 export { MissingClientCapabilityError } from './protocol/errors.js';

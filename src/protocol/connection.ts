@@ -2,6 +2,8 @@ import type { JsonRpcMessage, JsonRpcResponse } from '../jsonrpc/message.js';
 
 /** What an HTTP transport (or any transport) learned about the caller. */
 export interface AuthInfo {
+  /** Who the caller is (a JWT `sub`): what sessions, tasks and `requestState` are bound to. */
+  subject?: string;
   token?: string;
   clientId?: string;
   scopes?: string[];

@@ -1,0 +1,32 @@
+import { createHash } from 'node:crypto';
+import type { AuthInfo } from './connection.js';
+
+/**
+ * The identity that owns what a client makes the server hold (sessions, tasks,
+ * `requestState`), derived from what `authenticate` returned. `undefined` means
+ * unauthenticated: such state is bound to nobody in particular and is reachable
+ * only by other unauthenticated callers.
+ *
+ * Preference: `subject` (stable across token refreshes), then `clientId`, then a
+ * digest of the token (never the token itself: keys may be logged or stored).
+ */
+export function principalOf(auth: AuthInfo | undefined): string | undefined {
+  if (auth === undefined) return undefined;
+  if (typeof auth.subject === 'string' && auth.subject !== '') return `sub:${auth.subject}`;
+  if (typeof auth.clientId === 'string' && auth.clientId !== '') return `client:${auth.clientId}`;
+  if (typeof auth.token === 'string' && auth.token !== '') return `token:${createHash('sha256').update(auth.token).digest('base64url').slice(0, 32)}`;
+  return undefined;
+}
+
+/**
+ * Who is charged for a quota: the principal, or for an unauthenticated caller its
+ * remote address (when the transport knows it), or one shared anonymous owner.
+ */
+export function quotaOwnerOf(auth: AuthInfo | undefined, remoteAddress?: string): string {
+  return principalOf(auth) ?? (remoteAddress !== undefined && remoteAddress !== '' ? `addr:${remoteAddress}` : 'anonymous');
+}
+
+/** True when `auth` may use state bound to `owner` (the principal recorded when it was created). */
+export function samePrincipal(owner: string | undefined, auth: AuthInfo | undefined): boolean {
+  return owner === principalOf(auth);
+}
