@@ -10,6 +10,7 @@
 //       2 = setup problem (bad arguments/env/baseline, port busy, suite
 //           crashed, hung or wrote no results)
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -33,7 +34,7 @@ const EXIT_SETUP = 2;
 const USAGE = `usage: node scripts/conformance.mjs [--write-baseline]
   --write-baseline  maintainers only: rewrite conformance/expected-failures.yaml
                     from this run's failures (keeps existing comments)
-env: CONFORMANCE_PORT (3000), CONFORMANCE_SERVER_CMD (shell command; gets PORT),
+env: CONFORMANCE_PORT (default: a free port, so a running demo on 3000 is no obstacle), CONFORMANCE_SERVER_CMD (shell command; gets PORT),
      CONFORMANCE_RUN_TIMEOUT (seconds per requirement set, 600),
      MCPKIT_CONFORMANCE_REQUIRED=1 (a missing HTTP endpoint fails instead of skipping)`;
 
@@ -61,14 +62,13 @@ function readSettings(argv) {
   }
   const unknown = argv.filter((a) => a !== '--write-baseline');
   if (unknown.length) throw new SetupError(`unknown argument ${unknown[0]}\n${USAGE}`);
-  const port = Number(process.env.CONFORMANCE_PORT || 3000);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new SetupError(`bad CONFORMANCE_PORT=${process.env.CONFORMANCE_PORT}`);
+  const port = process.env.CONFORMANCE_PORT ? Number(process.env.CONFORMANCE_PORT) : 0; // 0: a free port, chosen in main()
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new SetupError(`bad CONFORMANCE_PORT=${process.env.CONFORMANCE_PORT}`);
   const runTimeoutS = Number(process.env.CONFORMANCE_RUN_TIMEOUT || 600);
   if (!(runTimeoutS > 0)) throw new SetupError(`bad CONFORMANCE_RUN_TIMEOUT=${process.env.CONFORMANCE_RUN_TIMEOUT}`);
   return {
     writeBaseline,
     port,
-    url: `http://localhost:${port}/mcp`, // host must be localhost for dns-rebinding-protection
     runTimeoutMs: runTimeoutS * 1000,
     serverCmd: process.env.CONFORMANCE_SERVER_CMD || null,
     required: process.env.MCPKIT_CONFORMANCE_REQUIRED === '1',
@@ -215,8 +215,22 @@ function printTable(revision, rows) {
   }
 }
 
+/** A port nothing listens on right now (the kernel's pick for port 0). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 async function main() {
   const settings = readSettings(process.argv.slice(2));
+  if (settings.port === 0) settings.port = await freePort();
+  settings.url = `http://localhost:${settings.port}/mcp`; // host must be localhost for dns-rebinding-protection
   const baseline = readBaseline(settings.writeBaseline);
   const suite = findSuite();
   const sets = new Map(REVISIONS.map((rev) => [rev, loadRequirementSet(suite.dir, rev)]));

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The demo: `npm start` serves Streamable HTTP on http://127.0.0.1:3000/mcp
-// (PORT overrides); `npm start -- --stdio` serves stdio instead.
+// The demo as a plain script: Streamable HTTP on http://127.0.0.1:3000/mcp
+// (PORT overrides), or stdio with --stdio. `mcpkit demo` (what `npm start`
+// runs) serves the same server and is what MCP clients should spawn.
 import { StdioTransport } from 'mcpkit';
 import { listen } from 'mcpkit/http';
 import { createEverythingServer } from './server.js';
@@ -9,7 +10,7 @@ const server = createEverythingServer();
 
 if (process.argv.includes('--stdio')) {
   await server.connect(new StdioTransport());
-  console.error('mcpkit everything-server on stdio. Connect a client by spawning: node examples/everything-server/main.js --stdio');
+  console.error('mcpkit everything-server on stdio. Clients spawn: npx mcpkit demo --stdio');
 } else {
   const port = Number(process.env.PORT ?? 3000);
   const host = process.env.HOST ?? '127.0.0.1';

@@ -1,0 +1,54 @@
+import { StdioTransport } from '../../transports/stdio.js';
+import { listen } from '../../adapters/node.js';
+import type { McpServer } from '../../server/server.js';
+import { parse, portOf } from '../args.js';
+import { Exit } from '../errors.js';
+import { onShutdown } from '../lifecycle.js';
+
+export const help = `usage: mcpkit demo [--stdio | --port N] [--host H]
+
+Runs the "everything" demo server (examples/everything-server): every tool,
+resource, prompt and protocol feature mcpkit supports, for every revision.
+
+  --stdio      serve newline-delimited JSON on stdin/stdout (MCP clients spawn
+               this command directly: no npm in between, nothing else on stdout)
+  --port N     HTTP port (default: $PORT, else 3000; 0 picks a free port)
+  --host H     interface to bind (default 127.0.0.1)
+
+Clients: "command": "npx", "args": ["mcpkit", "demo", "--stdio"], or
+http://127.0.0.1:3000/mcp for HTTP. The server stops on SIGINT/SIGTERM, when
+stdin closes (--stdio), and when the process that started it exits.`;
+
+interface DemoModule {
+  createEverythingServer(): McpServer;
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const { values } = parse('demo', argv, { stdio: { type: 'boolean' }, port: { type: 'string' }, host: { type: 'string' } });
+  const port = portOf(values.port ?? process.env['PORT'], 3000);
+  // The demo lives in examples/ (shipped in the package) and imports 'mcpkit' like any user code.
+  const demo = (await import(new URL('../../../examples/everything-server/server.js', import.meta.url).href)) as DemoModule;
+  const server = demo.createEverythingServer();
+  if (values.stdio) {
+    if (process.env['npm_lifecycle_event'] !== undefined) {
+      console.error('mcpkit demo: running under an npm script, which prints its banner on stdout before any JSON. MCP clients should spawn `npx mcpkit demo --stdio` or `node bin/mcpkit.js demo --stdio` directly.');
+    }
+    onShutdown(() => server.stop());
+    const transport = new StdioTransport();
+    await server.connect(transport);
+    console.error('mcpkit demo: the everything-server on stdio (stdin closes → exit)');
+    return new Promise<number>((resolve) => {
+      const closed = transport.onclose;
+      transport.onclose = () => {
+        closed?.();
+        resolve(Exit.OK);
+      };
+    });
+  }
+  const listener = await listen(server, { port, host: values.host ?? '127.0.0.1', legacySse: true });
+  console.error(`mcpkit demo: the everything-server on ${listener.url}  (every revision, 2024-11-05 … 2026-07-28)`);
+  console.error(`  Try it:  npx mcpkit inspect ${listener.url}`);
+  console.error(`           npx @modelcontextprotocol/inspector --transport http --server-url ${listener.url}`);
+  onShutdown(() => listener.close());
+  return new Promise<number>((resolve) => listener.server.once('close', () => resolve(Exit.OK)));
+}

@@ -1,0 +1,62 @@
+/**
+ * The `mcpkit` command. bin/mcpkit.js imports this file only when the command
+ * runs, and this file imports only the command asked for: `import 'mcpkit'`
+ * never loads CLI code, and `mcpkit call` never loads the scaffolder.
+ */
+import { CliError, Exit } from './errors.js';
+
+export interface Command {
+  readonly help: string;
+  run(argv: string[]): Promise<number>;
+}
+
+const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  demo: { summary: 'run the everything-server demo (HTTP on :3000, or --stdio)', load: () => import('./commands/demo.js') },
+};
+
+export const HELP = `mcpkit: build and run Model Context Protocol servers
+
+usage: mcpkit <command> [options]
+
+commands:
+${Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(8)} ${c.summary}`).join('\n')}
+
+mcpkit <command> --help   options of one command
+mcpkit --version          the mcpkit version
+
+exit codes: 0 ok · 1 the tool answered isError · 2 usage error · 3 protocol error
+            4 server unreachable · 5 other failure          (docs/cli.md)`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    if (name === 'help' && rest[0] !== undefined) return main([rest[0], '--help']);
+    console.log(HELP);
+    return name === undefined ? Exit.USAGE : Exit.OK;
+  }
+  if (name === '--version' || name === '-v') {
+    const { readPackage } = await import('./package-root.js');
+    console.log(readPackage().version);
+    return Exit.OK;
+  }
+  const entry = COMMANDS[name];
+  if (entry === undefined) {
+    console.error(`mcpkit: unknown command "${name}"\n\n${HELP}`);
+    return Exit.USAGE;
+  }
+  try {
+    const command = await entry.load();
+    if (rest.includes('--help') || rest.includes('-h')) {
+      console.log(command.help);
+      return Exit.OK;
+    }
+    return await command.run(rest);
+  } catch (error) {
+    if (error instanceof CliError) {
+      console.error(`mcpkit ${name}: ${error.message}`);
+      return error.exitCode;
+    }
+    console.error(`mcpkit ${name}: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return Exit.FAILURE;
+  }
+}
