@@ -78,6 +78,8 @@ export interface ConnectionOptions {
    * `initialize` is answered but negotiates nothing that later requests inherit.
    */
   stateless?: boolean;
+  /** The transport's name (`stdio`, `http`), reported to observability subscribers. */
+  transport?: string;
 }
 
 /** Anything that can open protocol connections: McpServer implements it. */

@@ -4,6 +4,7 @@ import type { LazyAbort } from './abort.js';
 import type { OutboundRequests } from './outbound.js';
 import { MissingClientCapabilityError } from './errors.js';
 import { shouldLog } from './logging.js';
+import { traceClientRequest, tracingClientRequests } from '../observability/channels.js';
 import type {
   ClientCapabilities,
   CreateMessageParams,
@@ -173,7 +174,7 @@ export class RequestContext {
     const declared = this.client.capabilities.elicitation;
     const supported = declared !== undefined && (mode === 'url' ? declared.url !== undefined : declared.url === undefined || declared.form !== undefined);
     if (!supported) throw new MissingClientCapabilityError({ elicitation: mode === 'url' ? { url: {} } : {} }, `elicitation (${mode} mode)`);
-    return (await this.#broker.request('elicitation/create', params as unknown as Record<string, unknown>, options, this)) as ElicitResult;
+    return (await this.#ask('elicitation/create', params as unknown as Record<string, unknown>, options)) as ElicitResult;
   }
 
   /** Asks the client's model for a completion (sampling). */
@@ -188,13 +189,20 @@ export class RequestContext {
     if (withContext && declared.context === undefined && this.protocolVersion >= '2025-11-25') {
       throw new MissingClientCapabilityError({ sampling: { context: {} } }, 'sampling with context');
     }
-    return (await this.#broker.request('sampling/createMessage', params as unknown as Record<string, unknown>, options, this)) as CreateMessageResult;
+    return (await this.#ask('sampling/createMessage', params as unknown as Record<string, unknown>, options)) as CreateMessageResult;
   }
 
   /** Asks the client for its roots. */
   async listRoots(options: ClientRequestOptions = {}): Promise<ListRootsResult> {
     if (this.client.capabilities.roots === undefined) throw new MissingClientCapabilityError({ roots: {} }, 'roots');
-    return (await this.#broker.request('roots/list', {}, options, this)) as ListRootsResult;
+    return (await this.#ask('roots/list', {}, options)) as ListRootsResult;
+  }
+
+  /** Every server→client request goes through here: the observability hook sees both eras (docs/observability.md). */
+  #ask(method: string, params: Record<string, unknown>, options: ClientRequestOptions): Promise<unknown> {
+    if (!tracingClientRequests()) return this.#broker.request(method, params, options, this);
+    const message = { method, params, era: this.era, requestId: this.requestId, requestMethod: this.method, sessionId: this.sessionId, protocolVersion: this.protocolVersion };
+    return traceClientRequest(message, (sent) => this.#broker.request(method, sent, options, this));
   }
 
   /**

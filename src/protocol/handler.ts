@@ -14,6 +14,8 @@ import type { McpProtocolHandlerDeps } from './deps.js';
 import { isModernMessage, resolveEra, type EraInfo } from './era.js';
 import type { LoggingLevel, ServerCapabilities } from './types.js';
 import type { ProtocolVersion } from './versions.js';
+import { publishSessionEnd, publishSessionStart, tracingRequests } from '../observability/channels.js';
+import { observeRequest } from '../observability/hooks.js';
 
 const noop: MessageSink = () => undefined;
 
@@ -43,6 +45,8 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
   readonly sessionId: string | undefined;
   /** Shared by unrelated requests: nothing negotiated persists. */
   readonly stateless: boolean;
+  /** `stdio`, `http`, or undefined for an in-process connection (observability only). */
+  readonly transport: string | undefined;
   session: NegotiatedSession | undefined;
   sessionLogLevel: LoggingLevel | undefined;
   /** @internal the era of session-less legacy requests (stateless connections), per header */
@@ -70,8 +74,10 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
     this.#send = options.send ?? noop;
     this.sessionId = options.sessionId;
     this.stateless = options.stateless === true;
+    this.transport = options.transport;
     this.#onClose = hooks.onClose;
     this.#unsubscribe = hooks.managed === true ? undefined : deps.bus?.subscribe((event) => this.deliver(event));
+    if (!this.stateless) publishSessionStart({ connection: this, sessionId: this.sessionId, transport: this.transport });
   }
 
   /** Server→client requests of this connection. */
@@ -162,7 +168,12 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
     }
   }
 
-  async #handleRequest(request: JsonRpcRequest, extra: MessageExtra): Promise<JsonRpcResponse | undefined> {
+  #handleRequest(request: JsonRpcRequest, extra: MessageExtra): Promise<JsonRpcResponse | undefined> {
+    // The observability hook (docs/observability.md): one property read when nobody subscribes.
+    return tracingRequests() ? observeRequest(this, request, extra, () => this.#dispatch(request, extra)) : this.#dispatch(request, extra);
+  }
+
+  async #dispatch(request: JsonRpcRequest, extra: MessageExtra): Promise<JsonRpcResponse | undefined> {
     const { id, method } = request;
     // On a shared stateless connection ids belong to unrelated clients: they may repeat.
     if (!this.stateless && this.#inFlight?.has(id) === true) {
@@ -295,6 +306,7 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
     for (const controller of [...(this.#inFlight?.values() ?? []), ...(this.#anonymous ?? [])]) controller.abort(new ConnectionClosedError(reason));
     this.#outbound?.rejectAll(reason);
     this.#onClose?.(this);
+    if (!this.stateless) publishSessionEnd({ connection: this, sessionId: this.sessionId, transport: this.transport, protocolVersion: this.session?.protocolVersion, reason });
   }
 }
 

@@ -151,7 +151,7 @@ export class McpServer extends Authoring implements ConnectionFactory {
 
   /** Serves this server over a transport (several may be attached at once). */
   async connect(transport: McpTransport): Promise<void> {
-    const connection = this.openConnection({ send: (message) => transport.send(message) }) as McpProtocolHandler;
+    const connection = this.openConnection({ send: (message) => transport.send(message), transport: transport.name }) as McpProtocolHandler;
     this.#attached.push({ transport, connection });
     transport.onclose = () => {
       connection.close('Transport closed');

@@ -113,7 +113,7 @@ export class SessionRegistry {
     if ((await this.store.size()) >= this.maxSessions) return undefined;
     const id = mintSessionId();
     const session = new HttpSession(id, kind, this.eventStore);
-    session.connection = factory.openConnection({ send: session.send, sessionId: id });
+    session.connection = factory.openConnection({ send: session.send, sessionId: id, transport: 'http' });
     await this.store.set(id, session);
     return session;
   }

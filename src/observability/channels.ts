@@ -1,0 +1,116 @@
+/**
+ * The observability contract: `node:diagnostics_channel` channels that report
+ * every inbound request, every server→client request and every session.
+ * Nothing is built or published unless someone subscribes, so a server
+ * without a subscriber pays one property read per request.
+ *
+ * Channel names and message fields are a stable public contract
+ * (docs/observability.md); `mcpkit/otel` is one subscriber among possible others.
+ */
+import { channel, tracingChannel, type Channel, type TracingChannel } from 'node:diagnostics_channel';
+import type { JsonRpcId, JsonRpcResponse } from '../jsonrpc/message.js';
+
+/** `tracing:mcpkit:request:{start,end,asyncStart,asyncEnd,error}` */
+export const REQUEST_CHANNEL = 'mcpkit:request';
+/** `tracing:mcpkit:client-request:{start,end,asyncStart,asyncEnd,error}` */
+export const CLIENT_REQUEST_CHANNEL = 'mcpkit:client-request';
+export const SESSION_START_CHANNEL = 'mcpkit:session:start';
+export const SESSION_END_CHANNEL = 'mcpkit:session:end';
+
+/** How a request reached the server: `stdio`, `http`, or undefined for an in-process connection. */
+export type TransportName = string | undefined;
+
+/** One inbound JSON-RPC request, from arrival to the answer written for it. */
+export interface RequestMessage {
+  readonly method: string;
+  readonly id: JsonRpcId;
+  /** The request's params, as received (never modified). */
+  readonly params: Record<string, unknown> | undefined;
+  /** The tool or prompt name (`tools/call`, `prompts/get`) or resource URI (`resources/*`). */
+  readonly target: string | undefined;
+  /** The legacy (Streamable HTTP) session; 2026-07-28 requests and stdio have none. */
+  readonly sessionId: string | undefined;
+  /** The revision the request is served in (for `initialize`: the one the client asked for). */
+  readonly protocolVersion: string | undefined;
+  readonly transport: TransportName;
+  /** `params._meta`, where trace context (`traceparent`, `tracestate`, `baggage`) travels. */
+  readonly meta: Record<string, unknown> | undefined;
+  /**
+   * Set by the channel when the request is done: the response written, or
+   * undefined when it gets none (cancelled by the client).
+   */
+  result?: JsonRpcResponse | undefined;
+  /** Set only if dispatch itself failed unexpectedly (requests otherwise always end with a response). */
+  error?: unknown;
+}
+
+/** One server→client request: `elicitation/create`, `sampling/createMessage`, `roots/list`. */
+export interface ClientRequestMessage {
+  readonly method: string;
+  /**
+   * What is sent to the client. A `start` subscriber may replace it (never
+   * mutate it: it is the author's object), e.g. to add trace context to `_meta`.
+   */
+  params: Record<string, unknown>;
+  /**
+   * `legacy`: a JSON-RPC request on the session. `modern`: an input request of
+   * a 2026-07-28 multi round-trip request; when it ends with an `error` named
+   * `InputRequiredSignal`, the request went to the client inside an
+   * InputRequiredResult (that is not a failure).
+   */
+  readonly era: 'legacy' | 'modern';
+  /** The inbound request this one is made for. */
+  readonly requestId: JsonRpcId;
+  readonly requestMethod: string;
+  readonly sessionId: string | undefined;
+  readonly protocolVersion: string;
+  /** The client's answer. */
+  result?: unknown;
+  /** Why no answer came (client error, timeout, cancellation, or InputRequiredSignal). */
+  error?: unknown;
+}
+
+export interface SessionStartMessage {
+  /** An opaque key, the same object at start and end (stdio has no session id). */
+  readonly connection: object;
+  /** The HTTP session id; undefined for stdio and in-process connections. */
+  readonly sessionId: string | undefined;
+  readonly transport: TransportName;
+}
+
+export interface SessionEndMessage extends SessionStartMessage {
+  /** What `initialize` negotiated; undefined if it never completed. */
+  readonly protocolVersion: string | undefined;
+  readonly reason: string;
+}
+
+const requests: TracingChannel<unknown, RequestMessage> = tracingChannel(REQUEST_CHANNEL);
+const clientRequests: TracingChannel<unknown, ClientRequestMessage> = tracingChannel(CLIENT_REQUEST_CHANNEL);
+const sessionStart: Channel = channel(SESSION_START_CHANNEL);
+const sessionEnd: Channel = channel(SESSION_END_CHANNEL);
+
+/** `TracingChannel#hasSubscribers` is missing before Node 20.13: ask its start channel. */
+export function tracingRequests(): boolean {
+  return requests.start.hasSubscribers;
+}
+
+export function tracingClientRequests(): boolean {
+  return clientRequests.start.hasSubscribers;
+}
+
+export function traceRequest(message: RequestMessage, run: () => Promise<JsonRpcResponse | undefined>): Promise<JsonRpcResponse | undefined> {
+  return requests.tracePromise(run, message);
+}
+
+export function traceClientRequest(message: ClientRequestMessage, run: (params: Record<string, unknown>) => Promise<unknown>): Promise<unknown> {
+  // Read params after `start`: a subscriber may have replaced them.
+  return clientRequests.tracePromise(() => run(message.params), message);
+}
+
+export function publishSessionStart(message: SessionStartMessage): void {
+  if (sessionStart.hasSubscribers) sessionStart.publish(message);
+}
+
+export function publishSessionEnd(message: SessionEndMessage): void {
+  if (sessionEnd.hasSubscribers) sessionEnd.publish(message);
+}

@@ -1,0 +1,53 @@
+/**
+ * What the protocol layer calls, only once it knows someone subscribes: builds
+ * the channel messages from a connection's state (docs/observability.md).
+ */
+import type { JsonRpcRequest, JsonRpcResponse } from '../jsonrpc/message.js';
+import { isPlainObject } from '../jsonrpc/message.js';
+import type { MessageExtra } from '../protocol/connection.js';
+import type { McpProtocolHandler } from '../protocol/handler.js';
+import { META_PROTOCOL_VERSION } from '../protocol/meta-keys.js';
+import { LATEST_LEGACY_VERSION } from '../protocol/versions.js';
+import { traceRequest, type RequestMessage } from './channels.js';
+
+/** Runs `dispatch` inside the `mcpkit:request` tracing channel. */
+export function observeRequest(
+  handler: McpProtocolHandler,
+  request: JsonRpcRequest,
+  extra: MessageExtra,
+  dispatch: () => Promise<JsonRpcResponse | undefined>,
+): Promise<JsonRpcResponse | undefined> {
+  const params = isPlainObject(request.params) ? request.params : undefined;
+  const meta = params !== undefined && isPlainObject(params['_meta']) ? params['_meta'] : undefined;
+  const target = params?.[request.method.startsWith('resources/') ? 'uri' : 'name'];
+  const message: RequestMessage = {
+    method: request.method,
+    id: request.id,
+    params,
+    target: typeof target === 'string' && hasTarget(request.method) ? target : undefined,
+    sessionId: handler.sessionId,
+    protocolVersion: protocolVersionOf(handler, request.method, params, meta, extra.protocolVersion),
+    transport: extra.requestInfo !== undefined ? 'http' : handler.transport,
+    meta,
+  };
+  return traceRequest(message, dispatch);
+}
+
+function hasTarget(method: string): boolean {
+  return method === 'tools/call' || method === 'prompts/get' || method === 'resources/read' || method === 'resources/subscribe' || method === 'resources/unsubscribe';
+}
+
+/** The revision this request is served in, by the rule `resolveEra` applies (best effort: never throws). */
+function protocolVersionOf(
+  handler: McpProtocolHandler,
+  method: string,
+  params: Record<string, unknown> | undefined,
+  meta: Record<string, unknown> | undefined,
+  header: string | undefined,
+): string | undefined {
+  if (handler.session !== undefined) return handler.session.protocolVersion;
+  const metaVersion = meta?.[META_PROTOCOL_VERSION];
+  if (typeof metaVersion === 'string') return metaVersion;
+  if (method === 'initialize' && typeof params?.['protocolVersion'] === 'string') return params['protocolVersion'];
+  return header ?? LATEST_LEGACY_VERSION;
+}
