@@ -25,13 +25,14 @@ export {
   McpPromptArgumentError,
   McpPromptNotFoundError,
   McpResourceNotFoundError,
+  McpUriTooLongError,
   McpToolNotFoundError,
   ToolError,
   ToolInputError,
   ToolOutputError,
 } from './registries/errors.js';
 export { McpPromptRegistry } from './registries/prompts.js';
-export { McpResourceRegistry, McpResourceTemplateRegistry } from './registries/resources.js';
+export { DEFAULT_MAX_URI_LENGTH, McpResourceRegistry, McpResourceTemplateRegistry } from './registries/resources.js';
 export { McpToolRegistry, type ToolRegistrationOptions } from './registries/tools.js';
 export { InvalidHeaderParamError, type HeaderParam } from './registries/header-params.js';
 export type { RegistryChange } from './registries/events.js';

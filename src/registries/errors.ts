@@ -17,9 +17,20 @@ export class McpToolNotFoundError extends Error {
 }
 
 export class McpResourceNotFoundError extends Error {
-  override readonly name = 'McpResourceNotFoundError';
-  constructor(readonly uri: string) {
-    super(`Resource not found: ${uri}`);
+  override readonly name: string = 'McpResourceNotFoundError';
+  constructor(
+    readonly uri: string,
+    message = `Resource not found: ${uri}`,
+  ) {
+    super(message);
+  }
+}
+
+/** A URI longer than `maxUriLength`: refused before any template is tried (answered as resource-not-found). */
+export class McpUriTooLongError extends McpResourceNotFoundError {
+  override readonly name = 'McpUriTooLongError';
+  constructor(uri: string, readonly limit: number) {
+    super(uri, `Resource URI too long: ${uri.length} characters, more than the limit of ${limit} (maxUriLength)`);
   }
 }
 

@@ -1,5 +1,5 @@
 import { UriTemplate } from './uri-template.js';
-import { McpResourceNotFoundError } from './errors.js';
+import { McpResourceNotFoundError, McpUriTooLongError } from './errors.js';
 import { KeyedRegistry } from './registry.js';
 import type { McpReadResult, McpResource, McpResourceTemplate } from './types.js';
 
@@ -43,9 +43,23 @@ export class McpResourceTemplateRegistry<TContext = unknown> extends KeyedRegist
   }
 }
 
+/** Default `maxUriLength`: the longest URI matched against resource templates, in UTF-16 code units. */
+export const DEFAULT_MAX_URI_LENGTH = 8192;
+
 /** Static resources by URI, with the templates that serve dynamic URIs beside them. */
 export class McpResourceRegistry<TContext = unknown> extends KeyedRegistry<McpResource<TContext>> {
   readonly templates = new McpResourceTemplateRegistry<TContext>();
+  #maxUriLength = DEFAULT_MAX_URI_LENGTH;
+
+  /** The longest URI `read` matches against templates; a longer one is refused (McpUriTooLongError). */
+  get maxUriLength(): number {
+    return this.#maxUriLength;
+  }
+
+  set maxUriLength(value: number) {
+    if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`maxUriLength must be a positive integer (got ${String(value)})`);
+    this.#maxUriLength = value;
+  }
 
   constructor() {
     super('Resource');
@@ -60,10 +74,14 @@ export class McpResourceRegistry<TContext = unknown> extends KeyedRegistry<McpRe
     this.replace(resource.uri, resource);
   }
 
-  /** A static resource wins over a template that also matches the URI. */
+  /**
+   * A static resource wins over a template that also matches the URI. A URI
+   * longer than `maxUriLength` is refused unless a static resource has it.
+   */
   async read(uri: string, context?: TContext): Promise<McpReadResult> {
     const resource = this.active(uri);
     if (resource) return resource.read(context as TContext);
+    if (uri.length > this.#maxUriLength) throw new McpUriTooLongError(uri, this.#maxUriLength);
     const found = this.templates.match(uri);
     if (found) return found.entry.template.read(uri, found.variables, context as TContext);
     throw new McpResourceNotFoundError(uri);

@@ -31,6 +31,11 @@ export interface McpServerConfig extends ProtocolOptions {
   capabilities?: ServerCapabilities;
   /** The notification bus (default: in memory); share one across processes to fan changes out. */
   bus?: NotificationBus;
+  /**
+   * The longest URI `resources/read` matches against resource templates (default 8192
+   * UTF-16 code units); a longer one gets the revision's resource-not-found error.
+   */
+  maxUriLength?: number;
 }
 
 const stderrLogger: Logger = {
@@ -73,6 +78,7 @@ export class McpServer extends Authoring implements ConnectionFactory {
       throw new TypeError('McpServer needs a config with a string name and version');
     }
     this.config = config;
+    if (config.maxUriLength !== undefined) this.resources.maxUriLength = config.maxUriLength;
     this.#bus = config.bus ?? new MemoryNotificationBus();
     this.#deps = {
       tools: this.tools,
