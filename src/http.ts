@@ -6,13 +6,14 @@
 export { createNodeHandler, listen } from './adapters/node.js';
 export type { ListenOptions, McpHttpListener, NodeHandler } from './adapters/node.js';
 export { createFetchHandler } from './adapters/fetch.js';
-export type { FetchHandler } from './adapters/fetch.js';
+export type { FetchHandler, FetchHandlerOptions } from './adapters/fetch.js';
 export {
   createHttpEngine,
   DEFAULT_KEEP_ALIVE_MS,
   DEFAULT_MAX_BATCH_SIZE,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_SESSIONS,
+  DEFAULT_MAX_SESSIONS_PER_CLIENT,
   DEFAULT_MAX_STREAM_BUFFER_BYTES,
 } from './transports/http/engine.js';
 export type { CloseOptions, HttpEngine } from './transports/http/engine.js';

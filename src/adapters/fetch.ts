@@ -4,17 +4,28 @@ import { createHttpEngine, DEFAULT_MAX_STREAM_BUFFER_BYTES, type CloseOptions, t
 import type { BodyResult, HttpEngineOptions, HttpRequest, HttpResponse } from '../transports/http/types.js';
 
 export interface FetchHandler {
-  (request: Request): Promise<Response>;
+  /** `context` is the runtime's second handler argument (Deno's `info`, Bun's `server`), used for the remote address. */
+  (request: Request, context?: unknown): Promise<Response>;
   readonly engine: HttpEngine;
   close(options?: CloseOptions): Promise<void>;
 }
 
 const encoder = new TextEncoder();
 
-export function createFetchHandler(factory: ConnectionFactory, options: HttpEngineOptions = {}): FetchHandler {
-  const engine = createHttpEngine(factory, options);
+export interface FetchHandlerOptions extends HttpEngineOptions {
+  /**
+   * The caller's IP address, for per-client quotas of unauthenticated callers.
+   * Default: Deno's `info.remoteAddr.hostname`, Bun's `server.requestIP(request).address`,
+   * else unknown (all such callers then share one quota).
+   */
+  remoteAddress?: (request: Request, context: unknown) => string | undefined;
+}
+
+export function createFetchHandler(factory: ConnectionFactory, options: FetchHandlerOptions = {}): FetchHandler {
+  const { remoteAddress: addressOf = runtimeRemoteAddress, ...engineOptions } = options;
+  const engine = createHttpEngine(factory, engineOptions);
   const maxBuffered = options.maxStreamBufferBytes ?? DEFAULT_MAX_STREAM_BUFFER_BYTES;
-  const handler = async (incoming: Request): Promise<Response> => {
+  const handler = async (incoming: Request, context?: unknown): Promise<Response> => {
     const url = new URL(incoming.url);
     const controller = new AbortController();
     if (incoming.signal.aborted) controller.abort();
@@ -33,9 +44,27 @@ export function createFetchHandler(factory: ConnectionFactory, options: HttpEngi
       readBody: (limit) => readBody(incoming, limit),
       signal: controller.signal,
     };
+    const address = addressOf(incoming, context);
+    if (address !== undefined) request.remoteAddress = address;
     return toResponse(await engine.handle(request), controller, maxBuffered);
   };
   return Object.assign(handler, { engine, close: (closeOptions?: CloseOptions) => engine.close(closeOptions) });
+}
+
+/** The remote address as Deno (`info.remoteAddr`) and Bun (`server.requestIP`) expose it. */
+function runtimeRemoteAddress(request: Request, context: unknown): string | undefined {
+  if (typeof context !== 'object' || context === null) return undefined;
+  const { remoteAddr, requestIP } = context as { remoteAddr?: { hostname?: unknown }; requestIP?: unknown };
+  if (typeof remoteAddr?.hostname === 'string') return remoteAddr.hostname;
+  if (typeof requestIP === 'function') {
+    try {
+      const ip = (requestIP as (request: Request) => { address?: unknown } | null).call(context, request);
+      if (typeof ip?.address === 'string') return ip.address;
+    } catch {
+      // Not Bun's server after all.
+    }
+  }
+  return undefined;
 }
 
 async function readBody(request: Request, limit: number): Promise<BodyResult> {

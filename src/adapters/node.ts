@@ -32,6 +32,7 @@ class NodeRequest implements HttpRequest {
   readonly query: string;
   readonly headers: HeaderMap;
   localPort?: number;
+  remoteAddress?: string;
   private controller: AbortController | undefined;
   private disconnected = false;
   private listeners: (() => void)[] | undefined;
@@ -44,8 +45,9 @@ class NodeRequest implements HttpRequest {
     this.query = q === -1 ? '' : url.slice(q + 1);
     // Node lower-cases names and joins repeats (set-cookie, the exception, is never read).
     this.headers = req.headers as HeaderMap;
-    const localPort = req.socket.localPort;
+    const { localPort, remoteAddress } = req.socket;
     if (localPort !== undefined) this.localPort = localPort;
+    if (remoteAddress !== undefined) this.remoteAddress = remoteAddress;
     // 'close' before the response finished means the client went away.
     res.once('close', () => {
       if (res.writableFinished) return;

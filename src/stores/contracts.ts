@@ -39,21 +39,36 @@ export interface SessionStore<T> {
 export type ReplayWriter = (eventId: string, message: JsonRpcMessage) => MaybePromise<void>;
 
 /**
- * The SSE event log that makes streams resumable (`Last-Event-ID`).
+ * The SSE event log that makes streams resumable (`Last-Event-ID`). Every
+ * stream belongs to one owner (an HTTP session id); quotas are per owner and
+ * `release` drops everything an owner holds.
  *
  * Contract:
- * - `append` records one message on a stream and answers its event id. Called
- *   without a message it records a position only (the priming event a client
- *   may resume from); replay skips such positions.
+ * - `append` records one message on a stream of `owner` and answers its event
+ *   id. Called without a message it records a position only (the priming event
+ *   a client may resume from); replay skips such positions. A stream id belongs
+ *   to the owner that first appended to it.
  * - Event ids are unique across all streams and identify their stream, so
- *   `replayAfter` needs nothing else.
+ *   `replayAfter` needs nothing else. An id is never reused, even after its
+ *   stream was dropped.
  * - `replayAfter` writes, in order, every message recorded on that stream after
  *   `lastEventId`, then answers the stream id. It answers `undefined`, writing
- *   nothing, when the id is unknown or when messages after it were evicted (a
- *   partial replay would silently lose messages).
- * - Storage is bounded; the oldest events go first.
+ *   nothing, when the id is unknown, belongs to another owner, or when messages
+ *   after it were dropped (a partial replay would silently lose messages).
+ * - Storage is bounded in bytes per stream, per owner and in total. Making room
+ *   drops the writing owner's own oldest events, never another owner's; when the
+ *   writer has nothing left to drop, its new event is not kept (its stream is
+ *   then resumable only from that event on).
+ * - `release` forgets every stream of `owner` (its session ended).
+ * - Records are plain strings and numbers, so a shared store (e.g. Redis) can hold them.
  */
 export interface EventStore {
+  append(owner: string, streamId: string, message?: JsonRpcMessage): MaybePromise<string>;
+  replayAfter(owner: string, lastEventId: string, write: ReplayWriter): MaybePromise<string | undefined>;
+  release(owner: string): MaybePromise<void>;
+}
+
+/** One owner's view of an EventStore: what an SSE stream records into. */
+export interface EventLog {
   append(streamId: string, message?: JsonRpcMessage): MaybePromise<string>;
-  replayAfter(lastEventId: string, write: ReplayWriter): MaybePromise<string | undefined>;
 }

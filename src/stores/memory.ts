@@ -98,88 +98,211 @@ export class MemorySessionStore<T> implements SessionStore<T> {
 }
 
 export interface MemoryEventStoreOptions {
-  /** Events kept per stream; older ones are dropped (default 1,000). */
+  /** Bytes kept per stream; its oldest events go first (default 1 MiB). */
+  maxBytesPerStream?: number;
+  /** Bytes kept per owner (an HTTP session); its least recently written streams go first (default 4 MiB). */
+  maxBytesPerOwner?: number;
+  /** Bytes kept in total (default 64 MiB); making room never drops another owner's events. */
+  maxBytes?: number;
+  /** Events kept per stream (default 1,000). */
   maxEventsPerStream?: number;
-  /** Events kept in total; whole least-recently-written streams are dropped (default 50,000). */
+  /** Events kept in total (default 50,000); making room never drops another owner's events. */
   maxEvents?: number;
 }
 
+/** What an event costs besides its JSON (ids, array slots), so empty events are not free. */
+const EVENT_OVERHEAD = 64;
+/** What a stream costs besides its events. */
+const STREAM_OVERHEAD = 256;
+
+interface OwnerLog {
+  readonly id: string;
+  bytes: number;
+  events: number;
+  /** Least recently written first. */
+  readonly streams: Map<string, StreamLog>;
+}
+
 interface StreamLog {
-  /** Sequence number of `events[0]`. */
-  first: number;
-  events: (JsonRpcMessage | undefined)[];
+  readonly id: string;
+  readonly owner: OwnerLog;
+  /** Replay after a sequence below this would have a hole: an event at or before it was dropped. */
+  floor: number;
+  readonly seqs: number[];
+  /** Serialized messages; undefined marks a position (priming event). */
+  readonly data: (string | undefined)[];
+  readonly sizes: number[];
+  bytes: number;
 }
 
 /**
- * A bounded in-memory event log. Event ids are `<streamId>:<sequence>`; the
- * stream id is everything before the last colon.
+ * A bounded in-memory event log. Event ids are `<streamId>:<sequence>`, the
+ * sequence counting across the whole store, so an id is never reused even when
+ * a dropped stream is written again. Messages are kept serialized: the bytes
+ * counted are the bytes held.
  */
 export class MemoryEventStore implements EventStore {
-  private readonly maxPerStream: number;
-  private readonly maxTotal: number;
+  private readonly maxStreamBytes: number;
+  private readonly maxOwnerBytes: number;
+  private readonly maxTotalBytes: number;
+  private readonly maxStreamEvents: number;
+  private readonly maxTotalEvents: number;
+  private readonly owners = new Map<string, OwnerLog>();
   private readonly streams = new Map<string, StreamLog>();
-  private total = 0;
+  private sequence = 0;
+  private totalBytes = 0;
+  private totalEvents = 0;
 
   constructor(options: MemoryEventStoreOptions = {}) {
-    this.maxPerStream = Math.max(1, options.maxEventsPerStream ?? 1_000);
-    this.maxTotal = Math.max(1, options.maxEvents ?? 50_000);
+    this.maxStreamBytes = limit(options.maxBytesPerStream, 1024 * 1024, 'maxBytesPerStream');
+    this.maxOwnerBytes = limit(options.maxBytesPerOwner, 4 * 1024 * 1024, 'maxBytesPerOwner');
+    this.maxTotalBytes = limit(options.maxBytes, 64 * 1024 * 1024, 'maxBytes');
+    this.maxStreamEvents = limit(options.maxEventsPerStream, 1_000, 'maxEventsPerStream');
+    this.maxTotalEvents = limit(options.maxEvents, 50_000, 'maxEvents');
   }
 
-  /** Number of events held (for tests and metrics). */
+  /** Events held (for tests and metrics). */
   get size(): number {
-    return this.total;
+    return this.totalEvents;
   }
 
-  append(streamId: string, message?: JsonRpcMessage): string {
-    let log = this.streams.get(streamId);
-    if (log === undefined) {
-      log = { first: 0, events: [] };
-    } else {
-      this.streams.delete(streamId);
-    }
-    this.streams.set(streamId, log); // most recently written last
-    const sequence = log.first + log.events.length;
-    log.events.push(message);
-    this.total++;
-    if (log.events.length > this.maxPerStream) {
-      log.events.shift();
-      log.first++;
-      this.total--;
-    }
-    while (this.total > this.maxTotal) this.evictOldest(log);
-    return `${streamId}:${sequence}`;
+  /** Bytes held, overheads included (for tests and metrics). */
+  get bytes(): number {
+    return this.totalBytes;
   }
 
-  async replayAfter(lastEventId: string, write: ReplayWriter): Promise<string | undefined> {
+  /** Bytes `owner` holds (for tests and metrics). */
+  bytesOf(owner: string): number {
+    return this.owners.get(owner)?.bytes ?? 0;
+  }
+
+  append(owner: string, streamId: string, message?: JsonRpcMessage): string {
+    const data = message === undefined ? undefined : JSON.stringify(message);
+    const size = EVENT_OVERHEAD + (data === undefined ? 0 : utf8Length(data));
+    const seq = this.sequence++;
+    const log = this.streamFor(owner, streamId, seq);
+    const ownerLog = log.owner;
+    ownerLog.streams.delete(streamId);
+    ownerLog.streams.set(streamId, log);
+    log.seqs.push(seq);
+    log.data.push(data);
+    log.sizes.push(size);
+    log.bytes += size;
+    this.charge(ownerLog, size, 1);
+    while (log.seqs.length > 0 && (log.bytes > this.maxStreamBytes || log.seqs.length > this.maxStreamEvents)) this.dropFirst(log);
+    while (ownerLog.bytes > this.maxOwnerBytes || this.totalBytes > this.maxTotalBytes || this.totalEvents > this.maxTotalEvents) {
+      if (!this.makeRoom(ownerLog, log)) break;
+    }
+    return `${streamId}:${seq}`;
+  }
+
+  async replayAfter(owner: string, lastEventId: string, write: ReplayWriter): Promise<string | undefined> {
     const colon = lastEventId.lastIndexOf(':');
     if (colon <= 0) return undefined;
-    const streamId = lastEventId.slice(0, colon);
+    const log = this.streams.get(lastEventId.slice(0, colon));
     const digits = lastEventId.slice(colon + 1);
-    const log = this.streams.get(streamId);
-    if (log === undefined || !/^\d{1,15}$/.test(digits)) return undefined;
-    const sequence = Number(digits);
-    const end = log.first + log.events.length;
-    // Everything after `sequence` must still be here, else the replay would have a hole.
-    if (sequence >= end || sequence + 1 < log.first) return undefined;
-    for (let s = sequence + 1; s < end; s++) {
-      const message = log.events[s - log.first];
-      if (message !== undefined) await write(`${streamId}:${s}`, message);
+    if (log === undefined || log.owner.id !== owner || !/^\d{1,15}$/.test(digits)) return undefined;
+    const after = Number(digits);
+    const last = log.seqs.length === 0 ? log.floor : log.seqs[log.seqs.length - 1]!;
+    if (after < log.floor || after > last) return undefined;
+    // Copied first: the log may change while `write` awaits.
+    const missed: [string, string][] = [];
+    for (let i = 0; i < log.seqs.length; i++) {
+      const data = log.data[i];
+      if (log.seqs[i]! > after && data !== undefined) missed.push([`${log.id}:${log.seqs[i]!}`, data]);
     }
-    return streamId;
+    for (const [eventId, data] of missed) await write(eventId, JSON.parse(data) as JsonRpcMessage);
+    return log.id;
   }
 
-  private evictOldest(keep: StreamLog): void {
-    const oldest = this.streams.entries().next();
-    if (oldest.done === true) return;
-    const [id, log] = oldest.value;
-    if (log === keep) {
-      // Only the stream being written is left: trim it from the front.
-      log.events.shift();
-      log.first++;
-      this.total--;
-      return;
-    }
-    this.streams.delete(id);
-    this.total -= log.events.length;
+  release(owner: string): void {
+    const ownerLog = this.owners.get(owner);
+    if (ownerLog === undefined) return;
+    for (const log of ownerLog.streams.values()) this.streams.delete(log.id);
+    this.owners.delete(owner);
+    this.totalBytes -= ownerLog.bytes;
+    this.totalEvents -= ownerLog.events;
   }
+
+  private streamFor(owner: string, streamId: string, seq: number): StreamLog {
+    const existing = this.streams.get(streamId);
+    if (existing !== undefined) {
+      if (existing.owner.id !== owner) throw new Error(`event store: stream "${streamId}" belongs to another owner`);
+      return existing;
+    }
+    let ownerLog = this.owners.get(owner);
+    if (ownerLog === undefined) {
+      ownerLog = { id: owner, bytes: 0, events: 0, streams: new Map() };
+      this.owners.set(owner, ownerLog);
+    }
+    // A new (or dropped and written again) stream: nothing before this event can be replayed.
+    const log: StreamLog = { id: streamId, owner: ownerLog, floor: seq, seqs: [], data: [], sizes: [], bytes: 0 };
+    this.streams.set(streamId, log);
+    this.charge(ownerLog, STREAM_OVERHEAD, 0);
+    return log;
+  }
+
+  /**
+   * Frees room within `ownerLog` only: its least recently written other stream,
+   * else the oldest event of `current`, else `current` itself (written again, it
+   * starts a new log whose floor refuses older ids). False when the owner holds nothing.
+   */
+  private makeRoom(ownerLog: OwnerLog, current: StreamLog): boolean {
+    for (const log of ownerLog.streams.values()) {
+      if (log === current) continue;
+      this.dropStream(log);
+      return true;
+    }
+    if (current.seqs.length > 0) {
+      this.dropFirst(current);
+      return true;
+    }
+    if (this.streams.get(current.id) !== current) return false;
+    this.dropStream(current);
+    return true;
+  }
+
+  private dropFirst(log: StreamLog): void {
+    log.floor = log.seqs.shift()!;
+    log.data.shift();
+    const size = log.sizes.shift()!;
+    log.bytes -= size;
+    this.charge(log.owner, -size, -1);
+  }
+
+  private dropStream(log: StreamLog): void {
+    const { owner } = log;
+    this.streams.delete(log.id);
+    owner.streams.delete(log.id);
+    this.charge(owner, -log.bytes - STREAM_OVERHEAD, -log.seqs.length);
+    if (owner.streams.size === 0) this.owners.delete(owner.id);
+  }
+
+  private charge(owner: OwnerLog, bytes: number, events: number): void {
+    owner.bytes += bytes;
+    owner.events += events;
+    this.totalBytes += bytes;
+    this.totalEvents += events;
+  }
+}
+
+function limit(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value < 1) throw new RangeError(`MemoryEventStore: ${name} must be a positive number, got ${value}`);
+  return value;
+}
+
+/** UTF-8 length without allocating (no Buffer: the store also runs on Workers, Deno, Bun). */
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (code < 0x800) bytes += 1;
+    else if (code >= 0xd800 && code <= 0xdbff) {
+      bytes += 2; // a surrogate pair: 2 units, 4 bytes
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
 }

@@ -21,7 +21,10 @@ describe('what handlers receive', () => {
   it('opens one connection per session with its id and a sink, passes lower-cased headers, version and auth info', async () => {
     const factory = new StandInFactory();
     server = await startNode(factory, { authenticate: (request) => ({ token: request.headers['authorization'] ?? 'none', scopes: ['read'] }) });
-    const id = await session(server.url);
+    // The session is bound to the principal that opened it, so the same token opens it.
+    const opened = await post(server.url, initializeBody(), { Authorization: 'Bearer t' });
+    await opened.text();
+    const id = opened.headers.get('mcp-session-id')!;
     expect(factory.opened).toHaveLength(1);
     expect(factory.opened[0]!.options?.sessionId).toBe(id);
     expect(typeof factory.opened[0]!.options?.send).toBe('function');

@@ -8,7 +8,7 @@ const note = (n: number): JsonRpcMessage => ({ jsonrpc: '2.0', method: 'notifica
 
 async function replay(store: MemoryEventStore, lastEventId: string): Promise<{ stream: string | undefined; events: [string, JsonRpcMessage][] }> {
   const events: [string, JsonRpcMessage][] = [];
-  const stream = await store.replayAfter(lastEventId, (id, message) => {
+  const stream = await store.replayAfter('o', lastEventId, (id, message) => {
     events.push([id, message]);
   });
   return { stream, events };
@@ -17,9 +17,9 @@ async function replay(store: MemoryEventStore, lastEventId: string): Promise<{ s
 describe('MemoryEventStore', () => {
   it('answers unique ids that identify their stream, and replays what follows an id in order', async () => {
     const store = new MemoryEventStore();
-    const priming = store.append('a');
-    const ids = [1, 2, 3].map((n) => store.append('a', note(n)));
-    store.append('b', note(99));
+    const priming = store.append('o', 'a');
+    const ids = [1, 2, 3].map((n) => store.append('o', 'a', note(n)));
+    store.append('o', 'b', note(99));
     expect(new Set([priming, ...ids]).size).toBe(4);
     expect(await replay(store, priming)).toEqual({ stream: 'a', events: ids.map((id, i) => [id, note(i + 1)]) });
     expect(await replay(store, ids[1]!)).toEqual({ stream: 'a', events: [[ids[2], note(3)]] });
@@ -28,13 +28,13 @@ describe('MemoryEventStore', () => {
 
   it('answers undefined for unknown ids', async () => {
     const store = new MemoryEventStore();
-    store.append('a', note(1));
+    store.append('o', 'a', note(1));
     for (const id of ['', 'a', 'a:', 'a:x', 'a:-1', 'a:7', 'zzz:0']) expect((await replay(store, id)).stream).toBeUndefined();
   });
 
   it('bounds each stream; replay from an evicted position answers undefined rather than a gap', async () => {
     const store = new MemoryEventStore({ maxEventsPerStream: 3 });
-    const ids = [1, 2, 3, 4, 5].map((n) => store.append('a', note(n)));
+    const ids = [1, 2, 3, 4, 5].map((n) => store.append('o', 'a', note(n)));
     expect(store.size).toBe(3);
     expect((await replay(store, ids[0]!)).stream).toBeUndefined();
     expect((await replay(store, ids[1]!)).events.map(([, m]) => m)).toEqual([note(3), note(4), note(5)]);
@@ -42,11 +42,11 @@ describe('MemoryEventStore', () => {
 
   it('bounds the total, dropping the least recently written stream first', async () => {
     const store = new MemoryEventStore({ maxEvents: 4 });
-    const a = store.append('a', note(1));
-    store.append('a', note(2));
-    const b = store.append('b', note(1));
-    store.append('b', note(2));
-    store.append('c', note(1));
+    const a = store.append('o', 'a', note(1));
+    store.append('o', 'a', note(2));
+    const b = store.append('o', 'b', note(1));
+    store.append('o', 'b', note(2));
+    store.append('o', 'c', note(1));
     expect(store.size).toBeLessThanOrEqual(4);
     expect((await replay(store, a)).stream).toBeUndefined();
     expect((await replay(store, b)).events.length).toBe(1);

@@ -3,11 +3,13 @@ import { ErrorCode } from '../../jsonrpc/errors.js';
 import { httpError, parseError } from './errors.js';
 import type { HttpRequest, HttpResponse } from './types.js';
 
-export type PayloadResult = { ok: true; payload: unknown } | { ok: false; response: HttpResponse };
+/** `bytes`: the body's size as read (the declared Content-Length when a framework parsed it). */
+export type PayloadResult = { ok: true; payload: unknown; bytes: number } | { ok: false; response: HttpResponse };
 
 export async function readPayload(request: HttpRequest, maxBodyBytes: number, maxBatchSize: number): Promise<PayloadResult> {
   const body = await request.readBody(maxBodyBytes);
   let payload: unknown;
+  let bytes = 0;
   switch (body.kind) {
     case 'too-large':
       return {
@@ -18,9 +20,11 @@ export async function readPayload(request: HttpRequest, maxBodyBytes: number, ma
       return { ok: false, response: httpError(400, ErrorCode.InvalidRequest, 'Bad request: the request body could not be read') };
     case 'parsed':
       payload = body.value;
+      bytes = Number(request.headers['content-length']) || 0;
       break;
     case 'text':
       if (body.text.trim() === '') return { ok: false, response: parseError('the body is empty; send a JSON-RPC message') };
+      bytes = body.text.length;
       try {
         payload = JSON.parse(body.text);
       } catch (error) {
@@ -37,5 +41,5 @@ export async function readPayload(request: HttpRequest, maxBodyBytes: number, ma
       ),
     };
   }
-  return { ok: true, payload };
+  return { ok: true, payload, bytes };
 }

@@ -125,7 +125,7 @@ export class PostCall implements InflightCall {
   private startStream(): EventStream {
     const session = this.target.session;
     const resumable = this.resumable;
-    const stream = new EventStream(session?.nextStreamId() ?? '', resumable ? this.ctx.eventStore : undefined);
+    const stream = new EventStream(session?.nextStreamId() ?? '', resumable ? session?.eventLog : undefined);
     const connection = new SseConnection();
     this.stream = stream;
     this.connectionOut = connection;

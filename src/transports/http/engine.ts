@@ -12,6 +12,7 @@ import { httpError, methodNotAllowed, missingSession, sessionNotFound, shuttingD
 import { handleGet } from './get.js';
 import { DEFAULT_PROTOCOL_VERSIONS } from './headers.js';
 import { LegacySseEndpoint } from './legacy-sse.js';
+import { positive } from './options.js';
 import { handlePost } from './post.js';
 import { createCors, type Cors } from './cors.js';
 import { createRebindingGuard, type RequestGuard } from './security.js';
@@ -33,6 +34,7 @@ export interface HttpEngine {
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_MAX_BATCH_SIZE = 100;
 export const DEFAULT_MAX_SESSIONS = 10_000;
+export const DEFAULT_MAX_SESSIONS_PER_CLIENT = 100;
 export const DEFAULT_KEEP_ALIVE_MS = 25_000;
 export const DEFAULT_MAX_STREAM_BUFFER_BYTES = 8 * 1024 * 1024;
 
@@ -81,7 +83,8 @@ class Engine implements HttpEngine, EngineContext {
     const store =
       (options.sessionStore as SessionStore<HttpSession> | undefined) ??
       new MemorySessionStore<HttpSession>(options.sessionIdleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.sessionIdleTimeoutMs });
-    this.sessions = new SessionRegistry(store, this.maxSessions, this.eventStore);
+    const perClient = positive(options.maxSessionsPerClient, DEFAULT_MAX_SESSIONS_PER_CLIENT, 'maxSessionsPerClient');
+    this.sessions = new SessionRegistry(store, this.maxSessions, perClient, this.eventStore);
     this.guard = createRebindingGuard(options);
     this.cors = createCors(options.cors);
     const legacy = options.legacySse;
@@ -126,9 +129,9 @@ class Engine implements HttpEngine, EngineContext {
         case 'POST':
           return await handlePost(this, request, authInfo);
         case 'GET':
-          return await handleGet(this, request);
+          return await handleGet(this, request, authInfo);
         case 'DELETE':
-          return await this.deleteSession(request);
+          return await this.deleteSession(request, authInfo);
         default:
           return methodNotAllowed(request.method, this.stateless ? 'POST' : 'GET, POST, DELETE');
       }
@@ -138,11 +141,11 @@ class Engine implements HttpEngine, EngineContext {
     }
   }
 
-  private async deleteSession(request: HttpRequest): Promise<HttpResponse> {
+  private async deleteSession(request: HttpRequest, authInfo: AuthInfo | undefined): Promise<HttpResponse> {
     if (this.stateless) return methodNotAllowed('DELETE', 'POST');
     const id = request.headers['mcp-session-id'];
     if (id === undefined) return missingSession();
-    const session = await this.sessions.get(id);
+    const session = await this.sessions.get(id, authInfo);
     if (session === undefined || session.kind !== 'streamable') return sessionNotFound();
     await this.sessions.end(session, 'session ended by the client');
     return { status: 204, headers: {} };
@@ -185,9 +188,3 @@ class Engine implements HttpEngine, EngineContext {
 
 /** Stateless connections have nowhere to send unsolicited messages. */
 const ignore = (): void => undefined;
-
-function positive(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be a positive number, got ${value}`);
-  return value;
-}

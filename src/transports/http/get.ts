@@ -3,6 +3,7 @@
  * Last-Event-ID, the resumption of any of the session's streams.
  */
 import { ErrorCode } from '../../jsonrpc/errors.js';
+import type { AuthInfo } from '../../protocol/connection.js';
 import type { JsonRpcMessage } from '../../jsonrpc/message.js';
 import type { EventStore } from '../../stores/contracts.js';
 import type { EngineContext } from './context.js';
@@ -13,7 +14,7 @@ import type { HttpSession } from './sessions.js';
 import { SSE_HEADERS, SseConnection, sseEvent, type EventStream } from './sse.js';
 import type { HttpRequest, HttpResponse } from './types.js';
 
-export async function handleGet(ctx: EngineContext, request: HttpRequest): Promise<HttpResponse> {
+export async function handleGet(ctx: EngineContext, request: HttpRequest, authInfo: AuthInfo | undefined): Promise<HttpResponse> {
   // Without sessions there is nothing to push to (2026-07-28 has no GET stream).
   if (ctx.stateless) return methodNotAllowed('GET', 'POST');
   if (!acceptedTypes(request.headers['accept']).sse) {
@@ -25,7 +26,7 @@ export async function handleGet(ctx: EngineContext, request: HttpRequest): Promi
     if (version !== undefined && !LEGACY_PROTOCOL_VERSIONS.includes(version)) return methodNotAllowed('GET', 'POST');
     return missingSession();
   }
-  const session = await ctx.sessions.get(id);
+  const session = await ctx.sessions.get(id, authInfo);
   if (session === undefined || session.kind !== 'streamable') return sessionNotFound();
   const badVersion = checkProtocolVersion(ctx, request);
   if (badVersion !== undefined) return badVersion;
@@ -52,13 +53,15 @@ async function resume(
   lastEventId: string,
 ): Promise<HttpResponse> {
   const missed: [string, JsonRpcMessage][] = [];
-  const streamId = await store.replayAfter(lastEventId, (eventId, message) => {
+  const streamId = await store.replayAfter(session.id, lastEventId, (eventId, message) => {
     missed.push([eventId, message]);
   });
-  // Another session's stream is as unknown to this one as an evicted event.
-  if (streamId === undefined || !streamId.startsWith(session.streamPrefix)) {
+  // Another session's stream is as unknown to this one as a dropped event: never a partial replay.
+  if (streamId === undefined) {
     return badRequest(
-      `Bad request: Last-Event-ID "${lastEventId}" names no event of this session's streams (it may have expired); reconnect without Last-Event-ID`,
+      `Bad request: cannot resume after Last-Event-ID "${lastEventId}": it names no event of this session's streams, ` +
+        'or events after it were dropped (the replay log is bounded); messages may have been lost, so re-issue the request ' +
+        'or reconnect without Last-Event-ID',
     );
   }
   const connection = new SseConnection();
@@ -81,7 +84,9 @@ async function resume(
   await live.resume(connection, written, async () => {
     for (const [eventId, message] of missed) write(eventId, message);
     // Events recorded after the first replay and before the stream held its live ones.
-    await store.replayAfter(missed.at(-1)?.[0] ?? lastEventId, write);
+    const more = await store.replayAfter(session.id, missed.at(-1)?.[0] ?? lastEventId, write);
+    // Dropped meanwhile: end here, so the client's next resumption is refused rather than silently short.
+    if (more === undefined) connection.end();
   });
   if (isStandalone) connection.keepAliveEvery(keepAliveMs);
   onClientGone(request, live, connection);

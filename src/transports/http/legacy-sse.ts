@@ -6,15 +6,22 @@
 import { ErrorCode } from '../../jsonrpc/errors.js';
 import type { AuthInfo, MessageExtra } from '../../protocol/connection.js';
 import { readPayload } from './body.js';
+import { positive } from './options.js';
 import type { EngineContext } from './context.js';
 import { badRequest, httpError, methodNotAllowed, sessionNotFound } from './errors.js';
 import { acceptedTypes, isJsonContentType } from './headers.js';
+import { HttpSession, refusedSession } from './sessions.js';
 import { SSE_HEADERS, SseConnection, sseEvent } from './sse.js';
 import type { HttpRequest, HttpResponse, LegacySseOptions } from './types.js';
+
+export const DEFAULT_LEGACY_MAX_INFLIGHT = 64;
+export const DEFAULT_LEGACY_MAX_INFLIGHT_BYTES = 16 * 1024 * 1024;
 
 export class LegacySseEndpoint {
   private readonly ssePath: string;
   private readonly messagesPath: string;
+  private readonly maxInflight: number;
+  private readonly maxInflightBytes: number;
 
   constructor(
     private readonly ctx: EngineContext,
@@ -22,12 +29,14 @@ export class LegacySseEndpoint {
   ) {
     this.ssePath = options.ssePath ?? '/sse';
     this.messagesPath = options.messagesPath ?? '/messages';
+    this.maxInflight = positive(options.maxInflightRequests, DEFAULT_LEGACY_MAX_INFLIGHT, 'legacySse.maxInflightRequests');
+    this.maxInflightBytes = positive(options.maxInflightBytes, DEFAULT_LEGACY_MAX_INFLIGHT_BYTES, 'legacySse.maxInflightBytes');
   }
 
   /** Answers requests on the legacy paths; undefined for any other path. */
   route(request: HttpRequest, authInfo: AuthInfo | undefined): Promise<HttpResponse> | undefined {
     if (request.path === this.ssePath) {
-      return request.method === 'GET' ? this.open(request) : Promise.resolve(methodNotAllowed(request.method, 'GET'));
+      return request.method === 'GET' ? this.open(request, authInfo) : Promise.resolve(methodNotAllowed(request.method, 'GET'));
     }
     if (request.path === this.messagesPath) {
       return request.method === 'POST' ? this.post(request, authInfo) : Promise.resolve(methodNotAllowed(request.method, 'POST'));
@@ -35,17 +44,13 @@ export class LegacySseEndpoint {
     return undefined;
   }
 
-  private async open(request: HttpRequest): Promise<HttpResponse> {
+  private async open(request: HttpRequest, authInfo: AuthInfo | undefined): Promise<HttpResponse> {
     const { ctx } = this;
     if (!acceptedTypes(request.headers['accept']).sse) {
       return httpError(406, ErrorCode.InvalidRequest, 'Not acceptable: the SSE endpoint needs "Accept: text/event-stream"');
     }
-    const session = await ctx.sessions.open('legacy-sse', ctx.factory);
-    if (session === undefined) {
-      return httpError(503, ErrorCode.InternalError, `Service unavailable: the server holds its maximum of ${ctx.maxSessions} sessions; retry later`, {
-        headers: { 'retry-after': '5' },
-      });
-    }
+    const session = await ctx.sessions.open('legacy-sse', ctx.factory, request, authInfo);
+    if (!(session instanceof HttpSession)) return refusedSession(ctx.sessions, session);
     const connection = new SseConnection();
     const stream = session.standalone();
     stream.attach(connection);
@@ -67,10 +72,14 @@ export class LegacySseEndpoint {
     }
     const id = new URLSearchParams(request.query).get('sessionId');
     if (id === null) return badRequest('Bad request: missing sessionId query parameter; use the endpoint the SSE stream announced');
-    const session = await ctx.sessions.get(id);
+    const session = await ctx.sessions.get(id, authInfo);
     if (session === undefined || session.kind !== 'legacy-sse') return sessionNotFound();
+    // Answered 202 before they run, so what a session may have running is bounded here.
+    if (session.inflight >= this.maxInflight) return this.tooMany(`${this.maxInflight} requests (maxInflightRequests)`);
     const parsed = await readPayload(request, ctx.maxBodyBytes, ctx.maxBatchSize);
     if (!parsed.ok) return parsed.response;
+    if (session.inflight >= this.maxInflight) return this.tooMany(`${this.maxInflight} requests (maxInflightRequests)`);
+    if (session.inflightBytes + parsed.bytes > this.maxInflightBytes) return this.tooMany(`${this.maxInflightBytes} bytes of requests (maxInflightBytes)`);
 
     const stream = session.standalone();
     const extra: MessageExtra = {
@@ -80,6 +89,7 @@ export class LegacySseEndpoint {
     };
     if (authInfo !== undefined) extra.authInfo = authInfo;
     session.inflight++;
+    session.inflightBytes += parsed.bytes;
     ctx.sessions.touch(session);
     // Answer 202 now; the result follows on the stream (requests run concurrently).
     void session.connection.handleMessage(parsed.payload, extra).then(
@@ -90,7 +100,17 @@ export class LegacySseEndpoint {
       () => undefined,
     ).finally(() => {
       session.inflight--;
+      session.inflightBytes -= parsed.bytes;
     });
     return { status: 202, headers: {} };
+  }
+
+  private tooMany(what: string): HttpResponse {
+    return httpError(
+      429,
+      ErrorCode.InvalidRequest,
+      `Too many requests: this session already has ${what} running; wait for their responses on the SSE stream before sending more`,
+      { headers: { 'retry-after': '1' } },
+    );
   }
 }

@@ -21,7 +21,7 @@ import {
   LEGACY_PROTOCOL_VERSIONS,
   PROTOCOL_VERSION_META_KEY,
 } from './headers.js';
-import type { HttpSession } from './sessions.js';
+import { HttpSession, refusedSession } from './sessions.js';
 import { ErrorCode } from '../../jsonrpc/errors.js';
 import type { HttpRequest, HttpResponse } from './types.js';
 
@@ -29,7 +29,7 @@ export async function handlePost(ctx: EngineContext, request: HttpRequest, authI
   const rejected = validatePostHeaders(ctx, request);
   if (rejected !== undefined) return rejected;
 
-  const found = await findSession(ctx, request);
+  const found = await findSession(ctx, request, authInfo);
   if (found.response !== undefined) return found.response;
 
   const parsed = await readPayload(request, ctx.maxBodyBytes, ctx.maxBatchSize);
@@ -37,7 +37,7 @@ export async function handlePost(ctx: EngineContext, request: HttpRequest, authI
   const payload = parsed.payload;
   const shape = peek(payload);
 
-  const routed = await route(ctx, request, found.session, shape);
+  const routed = await route(ctx, request, found.session, shape, authInfo);
   if ('status' in routed) return routed;
 
   if (routed.modern) {
@@ -91,10 +91,11 @@ export function checkProtocolVersion(ctx: EngineContext, request: HttpRequest): 
 async function findSession(
   ctx: EngineContext,
   request: HttpRequest,
+  authInfo: AuthInfo | undefined,
 ): Promise<{ session: HttpSession | undefined; response?: undefined } | { response: HttpResponse }> {
   const id = request.headers['mcp-session-id'];
   if (ctx.stateless || id === undefined) return { session: undefined };
-  const session = await ctx.sessions.get(id);
+  const session = await ctx.sessions.get(id, authInfo);
   if (session === undefined || session.kind !== 'streamable') return { response: sessionNotFound() };
   return { session };
 }
@@ -150,21 +151,15 @@ async function route(
   request: HttpRequest,
   session: HttpSession | undefined,
   shape: PayloadShape,
+  authInfo: AuthInfo | undefined,
 ): Promise<CallTarget | HttpResponse> {
   if (session !== undefined) return { connection: session.connection, session, modern: false, opensSession: false };
   const version = request.headers['mcp-protocol-version'];
   const modern = shape.modernMeta || (version !== undefined && !LEGACY_PROTOCOL_VERSIONS.includes(version));
   if (modern || ctx.stateless) return { connection: ctx.sharedConnection(modern), session: undefined, modern, opensSession: false };
   if (shape.method === 'initialize' && shape.hasRequest) {
-    const opened = await ctx.sessions.open('streamable', ctx.factory);
-    if (opened === undefined) {
-      return httpError(
-        503,
-        ErrorCode.InternalError,
-        `Service unavailable: the server holds its maximum of ${ctx.maxSessions} sessions; retry later, and end unused sessions with DELETE`,
-        { headers: { 'retry-after': '5' }, ...(shape.id === undefined ? {} : { id: shape.id }) },
-      );
-    }
+    const opened = await ctx.sessions.open('streamable', ctx.factory, request, authInfo);
+    if (!(opened instanceof HttpSession)) return refusedSession(ctx.sessions, opened, shape.id);
     return { connection: opened.connection, session: opened, modern: false, opensSession: true };
   }
   return missingSession(shape.id);

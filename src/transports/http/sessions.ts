@@ -1,19 +1,28 @@
 /** Streamable HTTP sessions (2025-03-26 … 2025-11-25) and the registry that bounds them. */
 import type { JsonRpcMessage } from '../../jsonrpc/message.js';
-import type { ConnectionFactory, McpConnection } from '../../protocol/connection.js';
-import type { EventStore, SessionStore } from '../../stores/contracts.js';
+import type { AuthInfo, ConnectionFactory, McpConnection } from '../../protocol/connection.js';
+import { principalOf, quotaOwnerOf, samePrincipal } from '../../protocol/principal.js';
+import type { EventLog, EventStore, SessionStore } from '../../stores/contracts.js';
+import { clientAddressKey } from './client-address.js';
+import { ErrorCode } from '../../jsonrpc/errors.js';
+import type { JsonRpcId } from '../../jsonrpc/message.js';
+import { httpError } from './errors.js';
 import { mintSessionId, randomToken } from './headers.js';
 import { EventStream } from './sse.js';
+import type { HttpRequest, HttpResponse } from './types.js';
 
 export type SessionKind = 'streamable' | 'legacy-sse';
 
-export class HttpSession {
+/** A session is the owner of its streams' events (its id is the owner key). */
+export class HttpSession implements EventLog {
   /** Prefix of this session's stream ids, so a Last-Event-ID can be tied to its session (made on first use). */
   private prefix: string | undefined;
   /** Response streams of requests still running (resumable); created on first use. */
   private liveStreams: Map<string, EventStream> | undefined;
   /** Requests being handled. */
   inflight = 0;
+  /** Bytes of the request bodies being handled (legacy SSE, whose POSTs are answered before they run). */
+  inflightBytes = 0;
   closed = false;
   private standaloneStream: EventStream | undefined;
   private streamCounter = 0;
@@ -23,6 +32,10 @@ export class HttpSession {
     readonly id: string,
     readonly kind: SessionKind,
     private readonly eventStore: EventStore | undefined,
+    /** `principalOf(authInfo)` at creation: only the same principal reaches this session. */
+    readonly principal: string | undefined,
+    /** Who the session counts against (see `maxSessionsPerClient`), shared by that client's sessions. */
+    readonly quota: ClientQuota,
   ) {}
 
   get connection(): McpConnection {
@@ -50,9 +63,20 @@ export class HttpSession {
     return `${this.streamPrefix}s`;
   }
 
+  /** Where this session's resumable streams record their events; undefined without an event store. */
+  get eventLog(): EventLog | undefined {
+    return this.eventStore === undefined ? undefined : this;
+  }
+
+  append(streamId: string, message?: JsonRpcMessage): string | Promise<string> {
+    // After the session ended its events were released; recording more would leak them.
+    if (this.closed || this.eventStore === undefined) return `${streamId}:-`;
+    return this.eventStore.append(this.id, streamId, message);
+  }
+
   /** The session's standalone stream (the GET stream, or the legacy SSE stream). */
   standalone(): EventStream {
-    this.standaloneStream ??= new EventStream(this.standaloneId, this.kind === 'streamable' ? this.eventStore : undefined);
+    this.standaloneStream ??= new EventStream(this.standaloneId, this.kind === 'streamable' ? this.eventLog : undefined);
     return this.standaloneStream;
   }
 
@@ -79,23 +103,40 @@ export class HttpSession {
   }
 }
 
-/** Live sessions over a SessionStore, with a hard cap. */
+/** One client's share of the sessions (principal, else client address). */
+export interface ClientQuota {
+  readonly owner: string;
+  sessions: number;
+}
+
+/** Why `open` refused a session. */
+export type SessionRefusal = 'server-full' | 'client-full';
+
+/** Live sessions over a SessionStore, with a global cap and a cap per client. */
 export class SessionRegistry {
+  /** Live sessions per quota owner (principal, else client address). */
+  private readonly perClient = new Map<string, ClientQuota>();
+
   constructor(
     private readonly store: SessionStore<HttpSession>,
-    private readonly maxSessions: number,
+    readonly maxSessions: number,
+    readonly maxSessionsPerClient: number,
     private readonly eventStore: EventStore | undefined,
   ) {
     store.onExpire((_id, session) => {
       if (session.busy) return false;
-      session.close('session expired');
+      this.retire(session, 'session expired');
       return true;
     });
   }
 
-  async get(id: string): Promise<HttpSession | undefined> {
+  /**
+   * The session `id` as `authInfo` may see it: a session bound to another
+   * principal is as unknown as one that never existed (no existence leak).
+   */
+  async get(id: string, authInfo: AuthInfo | undefined): Promise<HttpSession | undefined> {
     const session = await this.store.get(id);
-    if (session === undefined || session.closed) return undefined;
+    if (session === undefined || session.closed || !samePrincipal(session.principal, authInfo)) return undefined;
     return session;
   }
 
@@ -105,21 +146,39 @@ export class SessionRegistry {
   }
 
   /**
-   * Opens a session with its own protocol connection; `undefined` when the
-   * cap is reached (we refuse rather than evict: evicting would cut off a
-   * client that is still using its session without warning).
+   * Opens a session bound to the caller's principal, with its own protocol
+   * connection; refuses when the server or this client holds its maximum (we
+   * refuse rather than evict: evicting would cut off a client that is still
+   * using its session without warning).
    */
-  async open(kind: SessionKind, factory: ConnectionFactory): Promise<HttpSession | undefined> {
-    if ((await this.store.size()) >= this.maxSessions) return undefined;
+  async open(
+    kind: SessionKind,
+    factory: ConnectionFactory,
+    request: HttpRequest,
+    authInfo: AuthInfo | undefined,
+  ): Promise<HttpSession | SessionRefusal> {
+    const owner = quotaOwnerOf(authInfo, clientAddressKey(request.remoteAddress));
+    if ((this.perClient.get(owner)?.sessions ?? 0) >= this.maxSessionsPerClient) return 'client-full';
+    if ((await this.store.size()) >= this.maxSessions) return 'server-full';
+    let quota = this.perClient.get(owner);
+    if (quota === undefined) this.perClient.set(owner, (quota = { owner, sessions: 0 }));
+    // Counted before the session is stored, so concurrent opens cannot overshoot.
+    if (quota.sessions >= this.maxSessionsPerClient) return 'client-full';
+    quota.sessions++;
     const id = mintSessionId();
-    const session = new HttpSession(id, kind, this.eventStore);
-    session.connection = factory.openConnection({ send: session.send, sessionId: id, transport: 'http' });
-    await this.store.set(id, session);
+    const session = new HttpSession(id, kind, this.eventStore, principalOf(authInfo), quota);
+    try {
+      session.connection = factory.openConnection({ send: session.send, sessionId: id, transport: 'http' });
+      await this.store.set(id, session);
+    } catch (error) {
+      this.retire(session, 'session could not be stored');
+      throw error;
+    }
     return session;
   }
 
   async end(session: HttpSession, reason: string): Promise<void> {
-    session.close(reason);
+    if (!this.retire(session, reason)) return;
     await this.store.delete(session.id);
   }
 
@@ -131,4 +190,40 @@ export class SessionRegistry {
   size(): Promise<number> | number {
     return this.store.size();
   }
+
+  /** Sessions `owner` holds (for tests and metrics). */
+  heldBy(owner: string): number {
+    return this.perClient.get(owner)?.sessions ?? 0;
+  }
+
+  /** Closes a session and returns what it held; false when it was already closed. */
+  private retire(session: HttpSession, reason: string): boolean {
+    if (session.closed) return false;
+    session.close(reason);
+    const released = this.eventStore?.release(session.id);
+    if (released instanceof Promise) released.catch(() => undefined);
+    const { quota } = session;
+    if (--quota.sessions <= 0 && this.perClient.get(quota.owner) === quota) this.perClient.delete(quota.owner);
+    return true;
+  }
+}
+
+/** The answer to an `initialize` (or legacy SSE GET) that `open` refused. */
+export function refusedSession(registry: SessionRegistry, refusal: SessionRefusal, id?: JsonRpcId): HttpResponse {
+  const options = { headers: { 'retry-after': '5' }, ...(id === undefined ? {} : { id }) };
+  if (refusal === 'client-full') {
+    return httpError(
+      429,
+      ErrorCode.InvalidRequest,
+      `Too many sessions: this client holds its maximum of ${registry.maxSessionsPerClient} sessions (maxSessionsPerClient); ` +
+        'end unused sessions with DELETE, or retry after one expires',
+      options,
+    );
+  }
+  return httpError(
+    503,
+    ErrorCode.InternalError,
+    `Service unavailable: the server holds its maximum of ${registry.maxSessions} sessions; retry later, and end unused sessions with DELETE`,
+    options,
+  );
 }

@@ -4,7 +4,7 @@
  * stream of a POST, or a session's standalone GET stream.
  */
 import type { JsonRpcMessage } from '../../jsonrpc/message.js';
-import type { EventStore } from '../../stores/contracts.js';
+import type { EventLog } from '../../stores/contracts.js';
 import type { ChunkSink, ResponseStream } from './types.js';
 
 export const SSE_HEADERS: Readonly<Record<string, string>> = {
@@ -83,7 +83,7 @@ export class EventStream {
 
   constructor(
     readonly id: string,
-    private readonly store: EventStore | undefined,
+    private readonly store: EventLog | undefined,
   ) {}
 
   get finished(): boolean {

@@ -38,6 +38,8 @@ export interface HttpRequest {
   onDisconnect?(listener: () => void): void;
   /** The local port the request arrived on, when the adapter knows it (DNS-rebinding defaults). */
   localPort?: number;
+  /** The peer's IP address, when the adapter knows it: unauthenticated callers are charged quotas by it. */
+  remoteAddress?: string;
 }
 
 /** Where a streamed response's chunks go; provided by the adapter. */
@@ -68,6 +70,10 @@ export interface LegacySseOptions {
   ssePath?: string;
   /** The path clients POST to (default '/messages'). */
   messagesPath?: string;
+  /** Requests a session may have running at once (default 64); beyond it a POST is answered 429. */
+  maxInflightRequests?: number;
+  /** Bytes of request bodies a session may have running at once (default 16 MiB); beyond it → 429. */
+  maxInflightBytes?: number;
 }
 
 export interface HttpEngineOptions {
@@ -87,6 +93,11 @@ export interface HttpEngineOptions {
   maxBatchSize?: number;
   /** Most concurrent sessions (default 10,000); initialize beyond it → 503. */
   maxSessions?: number;
+  /**
+   * Most concurrent sessions per client (default 100): per principal when
+   * `authenticate` names one, else per remote address (IPv6 by /64); beyond it → 429.
+   */
+  maxSessionsPerClient?: number;
   /** Idle time before a session expires (default 30 minutes) when the default store is used. */
   sessionIdleTimeoutMs?: number;
   sessionStore?: SessionStore<unknown>;
