@@ -1,0 +1,214 @@
+/**
+ * The SSE event store under hostile traffic: bounded in bytes per stream, per
+ * owner (session) and in total; one owner never evicts another's replay log;
+ * a replay is complete or refused, never partial; an owner's events go when
+ * it ends. The model-based property drives the memory store directly; the rest
+ * runs real servers on 127.0.0.1 (node and fetch adapters).
+ */
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { JsonRpcMessage } from '../../src/jsonrpc/message.js';
+import { MemoryEventStore, type HttpEngineOptions } from '../../src/http.js';
+import type { ConnectionFactory } from '../../src/protocol/connection.js';
+import { buildServer } from '../http/fixtures.js';
+import {
+  eventually,
+  messages,
+  openSession,
+  post,
+  readEvents,
+  rpc,
+  sessionHeaders,
+  startFetch,
+  startNode,
+  type SseEvent,
+  type TestServer,
+} from '../http/support.js';
+
+const LIMITS = { maxBytesPerStream: 6_000, maxBytesPerOwner: 10_000, maxBytes: 24_000, maxEventsPerStream: 12, maxEvents: 60 };
+
+const note = (text: string): JsonRpcMessage => ({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: text } });
+
+type Op = { kind: 'append'; owner: number; stream: number; size: number } | { kind: 'release'; owner: number };
+
+const ops = fc.array(
+  fc.oneof(
+    { weight: 12, arbitrary: fc.record({ kind: fc.constant('append' as const), owner: fc.nat(2), stream: fc.nat(2), size: fc.oneof(fc.nat(40), fc.nat(7_000)) }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('release' as const), owner: fc.nat(2) }) },
+  ),
+  { maxLength: 80 },
+);
+
+async function replay(store: MemoryEventStore, owner: string, lastEventId: string): Promise<[string, JsonRpcMessage][] | undefined> {
+  const written: [string, JsonRpcMessage][] = [];
+  const stream = await store.replayAfter(owner, lastEventId, (id, message) => {
+    written.push([id, message]);
+  });
+  return stream === undefined ? undefined : written;
+}
+
+describe('MemoryEventStore against a model', () => {
+  it('stays within every byte and count bound, never replays partially, and never touches another owner', async () => {
+    await fc.assert(
+      fc.asyncProperty(ops, async (script: Op[]) => {
+        const store = new MemoryEventStore(LIMITS);
+        // Everything ever appended, per owner and stream, in order: [event id, message or position].
+        const model = new Map<string, Map<string, [string, JsonRpcMessage | undefined][]>>();
+        let generation = 0;
+        for (const op of script) {
+          const owner = `o${op.owner}`;
+          const others = [...model.keys()].filter((o) => o !== owner);
+          const before = await Promise.all(others.map((o) => snapshot(store, o, model.get(o)!)));
+          if (op.kind === 'release') {
+            store.release(owner);
+            model.delete(owner);
+            generation++;
+          } else {
+            // Stream ids are never shared between owners (sessions mint their own).
+            const streamId = `${owner}.g${generation}.s${op.stream}`;
+            const message = op.size % 5 === 0 ? undefined : note('x'.repeat(op.size));
+            const id = store.append(owner, streamId, message);
+            const streams = model.get(owner) ?? new Map<string, [string, JsonRpcMessage | undefined][]>();
+            model.set(owner, streams);
+            streams.set(streamId, [...(streams.get(streamId) ?? []), [id, message]]);
+          }
+          // Bounds hold after every operation.
+          expect(store.bytes).toBeLessThanOrEqual(LIMITS.maxBytes);
+          expect(store.size).toBeLessThanOrEqual(LIMITS.maxEvents);
+          for (const o of ['o0', 'o1', 'o2']) expect(store.bytesOf(o)).toBeLessThanOrEqual(LIMITS.maxBytesPerOwner);
+          // Another owner's replay answers are exactly what they were.
+          const after = await Promise.all(others.map((o) => snapshot(store, o, model.get(o)!)));
+          expect(after).toEqual(before);
+          // Every answer is the complete suffix or a refusal.
+          for (const [o, streams] of model) {
+            for (const events of streams.values()) {
+              for (let i = 0; i < events.length; i++) {
+                const got = await replay(store, o, events[i]![0]);
+                if (got === undefined) continue;
+                const expected = events.slice(i + 1).filter(([, m]) => m !== undefined);
+                expect(got).toEqual(expected);
+              }
+            }
+          }
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('refuses another owner, and forgets an owner on release', async () => {
+    const store = new MemoryEventStore();
+    const priming = store.append('a', 'a.1');
+    store.append('a', 'a.1', note('secret'));
+    expect(await replay(store, 'b', priming)).toBeUndefined();
+    expect(await replay(store, 'a', priming)).toEqual([[expect.any(String), note('secret')]]);
+    store.release('a');
+    expect(store.bytes).toBe(0);
+    expect(store.size).toBe(0);
+    expect(await replay(store, 'a', priming)).toBeUndefined();
+  });
+
+  it('counts bytes, not events: one client-sized message can fill a stream', () => {
+    const store = new MemoryEventStore({ maxBytesPerStream: 1_000_000 });
+    store.append('a', 'a.1', note('y'.repeat(2_000_000)));
+    expect(store.bytes).toBeLessThan(1_000);
+    store.append('a', 'a.1', note('é'.repeat(400_000))); // 800 kB of UTF-8
+    expect(store.bytes).toBeGreaterThan(800_000);
+    expect(store.bytes).toBeLessThanOrEqual(1_000_000 + 512);
+  });
+});
+
+/** Every replay answer of one owner's known ids. */
+async function snapshot(store: MemoryEventStore, owner: string, streams: Map<string, [string, JsonRpcMessage | undefined][]>): Promise<unknown[]> {
+  const answers: unknown[] = [];
+  for (const events of streams.values()) for (const [id] of events) answers.push(await replay(store, owner, id));
+  return answers;
+}
+
+const adapters: [string, (factory: ConnectionFactory, options: HttpEngineOptions) => Promise<TestServer>][] = [
+  ['node', startNode],
+  ['fetch', startFetch],
+];
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const lastId = (events: SseEvent[]): string => events.filter((e) => e.id !== undefined).at(-1)!.id!;
+
+function resume(url: string, session: string, lastEventId: string): Promise<Response> {
+  return fetch(url, { headers: { accept: 'text/event-stream', 'last-event-id': lastEventId, ...sessionHeaders(session) } });
+}
+
+/** Starts `steps` on a session, reads its first progress, then drops the connection; the result is recorded unseen. */
+async function droppedSteps(url: string, session: string, gate: string, gates: ReturnType<typeof buildServer>['gates']): Promise<string> {
+  const controller = new AbortController();
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...sessionHeaders(session) },
+    body: JSON.stringify(rpc(7, 'tools/call', { name: 'steps', arguments: { gate }, _meta: { progressToken: 7 } })),
+    signal: controller.signal,
+  });
+  const seen = await readEvents(response, (event) => event.data.includes('notifications/progress'));
+  controller.abort();
+  gates.open(gate);
+  await eventually(() => gates.completed.includes(`steps:${gate}`));
+  return lastId(seen);
+}
+
+describe.each(adapters)('event store quotas over HTTP (%s adapter)', (_name, start) => {
+  it("one session's flood of logging evicts only its own events; the other session resumes to its result", async () => {
+    const { server: mcp, gates } = buildServer();
+    const store = new MemoryEventStore({ maxBytesPerOwner: 1024 * 1024, maxBytes: 3 * 1024 * 1024 });
+    server = await start(mcp, { eventStore: store });
+    const victim = await openSession(server.url);
+    const resumeFrom = await droppedSteps(server.url, victim, 'v', gates);
+
+    const attacker = await openSession(server.url);
+    const flood = await post(server.url, rpc(1, 'tools/call', { name: 'flood', arguments: {} }), sessionHeaders(attacker));
+    const flooded = await readEvents(flood);
+    expect(messages(flooded).at(-1)).toMatchObject({ id: 1, result: { content: [{ text: 'flooded' }] } }); // 6.4 MB delivered live
+    expect(store.bytesOf(attacker)).toBeLessThanOrEqual(1024 * 1024);
+    expect(store.bytes).toBeLessThanOrEqual(3 * 1024 * 1024);
+
+    // The attacker's own early events are gone: its resumption is refused, not silently short.
+    const refused = await resume(server.url, attacker, flooded.find((e) => e.id !== undefined)!.id!);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/dropped/) } });
+
+    const resumed = await resume(server.url, victim, resumeFrom);
+    expect(resumed.status).toBe(200);
+    const rest = messages(await readEvents(resumed));
+    expect(rest.at(-1)).toEqual({ jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'stepped' }] } });
+  });
+
+  it("releases a session's events when it is deleted or expires", async () => {
+    const { server: mcp, gates } = buildServer();
+    const store = new MemoryEventStore();
+    server = await start(mcp, { eventStore: store, sessionIdleTimeoutMs: 200 });
+    const deleted = await openSession(server.url);
+    await droppedSteps(server.url, deleted, 'd', gates);
+    const expiring = await openSession(server.url);
+    await droppedSteps(server.url, expiring, 'e', gates);
+    expect(store.bytesOf(deleted)).toBeGreaterThan(0);
+    expect(store.bytesOf(expiring)).toBeGreaterThan(0);
+
+    const response = await fetch(server.url, { method: 'DELETE', headers: sessionHeaders(deleted) });
+    expect(response.status).toBe(204);
+    expect(store.bytesOf(deleted)).toBe(0);
+    await eventually(() => store.bytes === 0);
+  });
+
+  it('refuses a Last-Event-ID of another session with 400, as if unknown', async () => {
+    const { server: mcp, gates } = buildServer();
+    server = await start(mcp, {});
+    const owner = await openSession(server.url);
+    const id = await droppedSteps(server.url, owner, 'o', gates);
+    const other = await openSession(server.url);
+    const response = await resume(server.url, other, id);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { code: -32600 } });
+  });
+});
