@@ -1,0 +1,138 @@
+/**
+ * Servers for the hostile session tests on every adapter, all on 127.0.0.1,
+ * and a raw client that can choose its loopback source address (127.0.0.x),
+ * so per-address quotas can be exercised without leaving the machine.
+ */
+import express from 'express';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mountMcpHttp } from '../../src/express.js';
+import { createFetchHandler, type HttpEngineOptions } from '../../src/http.js';
+import type { AuthInfo, ConnectionFactory } from '../../src/protocol/connection.js';
+import type { HttpRequest } from '../../src/transports/http/types.js';
+import { startNode, type TestServer } from '../http/support.js';
+
+export type Start = (factory: ConnectionFactory, options: HttpEngineOptions) => Promise<TestServer>;
+
+/** Express with mountMcpHttp in stateful mode (its default is stateless). */
+export const startExpress: Start = async (factory, options) => {
+  const app = express();
+  const handler = mountMcpHttp(app, factory, { stateless: false, keepAliveMs: 0, ...options });
+  return serveOn(createServer(app), '/mcp', (graceMs) => handler.close({ graceMs }));
+};
+
+/** The fetch adapter behind node:http, handing the peer address over as Deno's `info.remoteAddr` does. */
+export const startFetchWithAddress: Start = async (factory, options) => {
+  const handler = createFetchHandler(factory, { path: '/mcp', keepAliveMs: 0, ...options });
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    void (async () => {
+      const controller = new AbortController();
+      res.once('close', () => {
+        if (!res.writableFinished) controller.abort();
+      });
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
+      const hasBody = req.method === 'POST';
+      const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
+        method: req.method ?? 'GET',
+        headers,
+        signal: controller.signal,
+        ...(hasBody ? { body: req, duplex: 'half' } : {}),
+      } as RequestInit);
+      const response = await handler(request, { remoteAddr: { hostname: req.socket.remoteAddress } });
+      res.writeHead(response.status, Object.fromEntries(response.headers));
+      res.flushHeaders();
+      if (response.body === null) return void res.end();
+      const reader = response.body.getReader();
+      controller.signal.addEventListener('abort', () => void reader.cancel().catch(() => undefined), { once: true });
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          res.write(value);
+        }
+      } catch {
+        // client gone
+      }
+      res.end();
+    })();
+  });
+  return serveOn(server, '/mcp', (graceMs) => handler.close({ graceMs }));
+};
+
+export const ADAPTERS: [string, Start][] = [
+  ['node', startNode],
+  ['fetch', startFetchWithAddress],
+  ['express', startExpress],
+];
+
+async function serveOn(server: Server, path: string, closeHandler: (graceMs: number) => Promise<void>): Promise<TestServer> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}${path}`,
+    origin: `http://127.0.0.1:${port}`,
+    port,
+    async close(graceMs = 0) {
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeHandler(graceMs);
+      server.closeAllConnections();
+      await stopped;
+    },
+  };
+}
+
+/** `Authorization: Bearer <name>` names the subject; no header is anonymous; anything else is refused (401). */
+export function bearerAuth(request: HttpRequest): AuthInfo | undefined {
+  const header = request.headers['authorization'];
+  if (header === undefined) return undefined;
+  const match = /^Bearer ([a-z]+)(?:-\d+)?$/.exec(header);
+  if (match === null) throw new Error('bad token');
+  return { subject: match[1]!, token: header.slice(7), scopes: [] };
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** One HTTP request from a chosen loopback source address, read to the end (or to the first chunk for SSE). */
+export function requestFrom(
+  url: string,
+  options: { method?: string; localAddress?: string; headers?: Record<string, string>; body?: unknown; firstChunkOnly?: boolean },
+): Promise<RawResponse> {
+  const target = new URL(url);
+  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname + target.search,
+        method: options.method ?? 'POST',
+        localAddress: options.localAddress ?? '127.0.0.1',
+        agent: false,
+        headers: {
+          ...(body === undefined ? {} : { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }),
+          ...options.headers,
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+          if (options.firstChunkOnly === true) {
+            resolve({ status: res.statusCode!, headers: res.headers, body: text });
+            res.destroy();
+          }
+        });
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
