@@ -71,7 +71,7 @@ describe.each(ADAPTERS.filter(([name]) => name !== 'express'))('legacy SSE sessi
     const endpoint = new URL(/data: (\S+)/.exec(first)![1]!, server.url).toString();
     const initialize = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'old', version: '1' } } };
 
-    const unknown = await requestFrom(`${new URL('/messages?sessionId=nope', server.url)}`, { headers: auth('bob'), body: initialize });
+    const unknown = await requestFrom(new URL('/messages?sessionId=nope', server.url).toString(), { headers: auth('bob'), body: initialize });
     for (const intruder of ['bob', undefined]) {
       const response = await requestFrom(endpoint, { headers: auth(intruder), body: initialize });
       expect(response.status).toBe(404);

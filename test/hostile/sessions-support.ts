@@ -38,7 +38,7 @@ export const startFetchWithAddress: Start = async (factory, options) => {
         headers,
         signal: controller.signal,
         ...(hasBody ? { body: req, duplex: 'half' } : {}),
-      } as RequestInit);
+      });
       const response = await handler(request, { remoteAddr: { hostname: req.socket.remoteAddress } });
       res.writeHead(response.status, Object.fromEntries(response.headers));
       res.flushHeaders();
