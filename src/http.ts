@@ -18,6 +18,7 @@ export {
 } from './transports/http/engine.js';
 export type { CloseOptions, HttpEngine } from './transports/http/engine.js';
 export type { CorsOptions } from './transports/http/cors.js';
+export type { AuthOptions, Principal, TokenVerifier, VerifyTarget } from './auth/types.js';
 export type {
   BodyResult,
   ChunkSink,

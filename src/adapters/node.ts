@@ -1,6 +1,7 @@
 /** node:http adapter: IncomingMessage/ServerResponse ↔ the engine. No protocol rules here. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { canonicalResource, isLoopbackResource } from '../auth/resource.js';
 import type { ConnectionFactory } from '../protocol/connection.js';
 import { createHttpEngine, DEFAULT_MAX_STREAM_BUFFER_BYTES, type CloseOptions, type HttpEngine } from '../transports/http/engine.js';
 import type { BodyResult, HeaderMap, HttpEngineOptions, HttpRequest, HttpResponse } from '../transports/http/types.js';
@@ -87,6 +88,18 @@ async function serve(engine: HttpEngine, req: IncomingMessage, res: ServerRespon
   write(res, response, maxBuffered);
 }
 
+/** The auth resource for a listener: the served URL by default; a loopback resource must name the bound port. */
+function servedResource(resource: string | undefined, url: string, port: number): string {
+  if (resource === undefined) return url;
+  const canonical = canonicalResource(resource);
+  if (isLoopbackResource(canonical)) {
+    const named = new URL(canonical);
+    const namedPort = named.port === '' ? (named.protocol === 'https:' ? 443 : 80) : Number(named.port);
+    if (namedPort !== port) throw new TypeError(`auth.resource "${resource}" names port ${namedPort}, but the server listens on ${port}: tokens would be issued for another server`);
+  }
+  return resource;
+}
+
 function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
   const parsed = (req as { body?: unknown }).body;
   if (parsed !== undefined && req.readableEnded) {
@@ -169,8 +182,7 @@ export interface McpHttpListener {
 /** Serves the MCP endpoint (default path /mcp) on a new node:http server. */
 export async function listen(factory: ConnectionFactory, options: ListenOptions = {}): Promise<McpHttpListener> {
   const { port = 0, host = '127.0.0.1', path = '/mcp', ...engineOptions } = options;
-  const handler = createNodeHandler(factory, { ...engineOptions, path });
-  const server = createServer(handler);
+  const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -180,9 +192,20 @@ export async function listen(factory: ConnectionFactory, options: ListenOptions 
   });
   const bound = (server.address() as AddressInfo).port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
+  const url = `http://${shownHost}:${bound}${path}`;
+  let handler: NodeHandler;
+  try {
+    // The engine is made once the port is known: the auth resource defaults to the served URL.
+    const auth = engineOptions.auth === undefined ? undefined : { ...engineOptions.auth, resource: servedResource(engineOptions.auth.resource, url, bound) };
+    handler = createNodeHandler(factory, { ...engineOptions, path, ...(auth === undefined ? {} : { auth }) });
+  } catch (error) {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    throw error;
+  }
+  server.on('request', handler);
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${shownHost}:${bound}${path}`,
+    url,
     port: bound,
     server,
     engine: handler.engine,

@@ -9,6 +9,16 @@ export interface AuthInfo {
   scopes?: string[];
   expiresAt?: number;
   extra?: Record<string, unknown>;
+  /** How the caller's scopes satisfy what an operation needs (set by the HTTP `auth` option). */
+  access?: ScopeAccess;
+}
+
+/** Scope checks for one authenticated caller, scope hierarchies included. */
+export interface ScopeAccess {
+  /** True when the granted scopes cover every one of `required`. */
+  permits(required: readonly string[]): boolean;
+  /** List only what `permits` allows. */
+  readonly filterLists: boolean;
 }
 
 /** Headers of the HTTP request that carried a message (lower-cased names). */
@@ -85,4 +95,10 @@ export interface ConnectionOptions {
 /** Anything that can open protocol connections: McpServer implements it. */
 export interface ConnectionFactory {
   openConnection(options?: ConnectionOptions): McpConnection;
+  /**
+   * The scopes a request needs (the tool, prompt or resource it names was
+   * registered with `scopes`), so an HTTP transport can answer 403 with a
+   * step-up challenge before it commits to a status.
+   */
+  scopesFor?(method: string, params: unknown): readonly string[] | undefined;
 }

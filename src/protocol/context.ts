@@ -1,4 +1,5 @@
 import type { JsonRpcId } from '../jsonrpc/message.js';
+import { accessTokenOf } from './access-token.js';
 import type { AuthInfo, MessageSink, RequestInfo } from './connection.js';
 import type { LazyAbort } from './abort.js';
 import type { OutboundRequests } from './outbound.js';
@@ -65,6 +66,31 @@ export interface RequestContextInit {
   startTask?: () => Promise<void>;
 }
 
+/** The authenticated caller as handlers see it (`ctx.auth`). */
+export interface AuthPrincipal {
+  readonly subject: string | undefined;
+  readonly clientId: string | undefined;
+  readonly scopes: readonly string[];
+  /** Seconds since the epoch. */
+  readonly expiresAt: number | undefined;
+  readonly claims: Readonly<Record<string, unknown>>;
+  /** True when the granted scopes cover all of these (scope hierarchies included). */
+  hasScopes(...required: string[]): boolean;
+}
+
+function principalView(info: AuthInfo): AuthPrincipal {
+  const scopes = Object.freeze([...(info.scopes ?? [])]);
+  const access = info.access;
+  return Object.freeze({
+    subject: info.subject,
+    clientId: info.clientId,
+    scopes,
+    expiresAt: info.expiresAt,
+    claims: Object.freeze({ ...info.extra }),
+    hasScopes: (...required: string[]) => (access !== undefined ? access.permits(required) : required.every((s) => scopes.includes(s))),
+  });
+}
+
 /**
  * What every tool, resource and prompt handler receives: one API for both
  * protocol eras.
@@ -90,6 +116,7 @@ export class RequestContext {
   readonly #closeStream: RequestContextInit['closeStream'];
   readonly #startTask: (() => Promise<void>) | undefined;
   #lastProgress: number | undefined;
+  #principal: AuthPrincipal | undefined;
   #finished = false;
 
   constructor(init: RequestContextInit) {
@@ -110,6 +137,27 @@ export class RequestContext {
     this.#closeStream = init.closeStream;
     this.#requestState = init.requestState;
     this.#startTask = init.startTask;
+  }
+
+  /**
+   * Who the caller is (HTTP with `auth`, or an `authenticate` hook): subject,
+   * client id, granted scopes, expiry and claims. Undefined on stdio and for
+   * unauthenticated HTTP. Holds no token: see `accessToken()`.
+   */
+  get auth(): AuthPrincipal | undefined {
+    const info = this.authInfo;
+    if (info === undefined) return undefined;
+    return (this.#principal ??= principalView(info));
+  }
+
+  /**
+   * The raw bearer token of this request. NEVER FORWARD THIS TOKEN to another
+   * service: it was issued for this server only (the MCP spec forbids token
+   * passthrough). To call an upstream API, get a token of its own (token
+   * exchange, or the server's own client credentials).
+   */
+  accessToken(): string | undefined {
+    return accessTokenOf(this.authInfo);
   }
 
   /** Aborted on cancellation, client disconnect, timeout or server shutdown. */

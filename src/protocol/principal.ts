@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { accessTokenOf } from './access-token.js';
 import type { AuthInfo } from './connection.js';
 
 /**
@@ -14,7 +15,8 @@ export function principalOf(auth: AuthInfo | undefined): string | undefined {
   if (auth === undefined) return undefined;
   if (typeof auth.subject === 'string' && auth.subject !== '') return `sub:${auth.subject}`;
   if (typeof auth.clientId === 'string' && auth.clientId !== '') return `client:${auth.clientId}`;
-  if (typeof auth.token === 'string' && auth.token !== '') return `token:${createHash('sha256').update(auth.token).digest('base64url').slice(0, 32)}`;
+  const token = accessTokenOf(auth);
+  if (typeof token === 'string' && token !== '') return `token:${createHash('sha256').update(token).digest('base64url').slice(0, 32)}`;
   return undefined;
 }
 

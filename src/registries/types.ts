@@ -118,6 +118,8 @@ export interface McpTool<TInput = unknown, TContext = unknown> {
   task?: 'optional' | 'required';
   /** `manual`: the task is created when the handler calls `ctx.startTask()` (default: before the handler runs). */
   taskStart?: 'immediate' | 'manual';
+  /** OAuth scopes a caller needs (HTTP `auth`): without them the call gets a 403 step-up challenge. */
+  scopes?: readonly string[];
   execute(input: TInput, context: TContext): Promise<McpToolResult> | McpToolResult;
 }
 
@@ -127,6 +129,8 @@ export type McpResourceContent = ResourceContents | { uri?: string; mimeType?: s
 export type McpReadResult = McpResourceContent | readonly McpResourceContent[];
 
 export interface McpResource<TContext = unknown> extends ResourceDescription {
+  /** OAuth scopes a caller needs (HTTP `auth`): without them the call gets a 403 step-up challenge. */
+  scopes?: readonly string[];
   read(context: TContext): Promise<McpReadResult> | McpReadResult;
 }
 
@@ -147,6 +151,8 @@ export interface McpResourceTemplate<TContext = unknown> {
   _meta?: Meta;
   /** Completers for template variables, by variable name. */
   complete?: Record<string, Completer<TContext>>;
+  /** OAuth scopes a caller needs (HTTP `auth`): without them the call gets a 403 step-up challenge. */
+  scopes?: readonly string[];
   read(uri: string, variables: Record<string, string | string[]>, context: TContext): Promise<McpReadResult> | McpReadResult;
 }
 
@@ -171,5 +177,7 @@ export interface McpPrompt<TContext = unknown> {
   _meta?: Meta;
   /** Completers for arguments, by argument name. */
   complete?: Record<string, Completer<TContext>>;
+  /** OAuth scopes a caller needs (HTTP `auth`): without them the call gets a 403 step-up challenge. */
+  scopes?: readonly string[];
   get(args: Record<string, string> | undefined, context: TContext): Promise<readonly McpPromptMessage[]> | readonly McpPromptMessage[];
 }

@@ -32,6 +32,8 @@ export interface ToolConfig<I extends SchemaInput | undefined = undefined, O ext
   task?: 'optional' | 'required';
   /** `manual`: the task starts when the handler calls `await ctx.startTask()`; before that it may ask for input. */
   taskStart?: 'immediate' | 'manual';
+  /** OAuth scopes a caller needs over HTTP with `auth` (docs/auth.md); without them: 403 and step-up. */
+  scopes?: readonly string[];
 }
 
 type Args<I> = I extends SchemaInput ? InferOutput<I> : Record<string, unknown>;
@@ -52,6 +54,8 @@ export interface ResourceConfig {
   icons?: Icon[];
   annotations?: Annotations;
   _meta?: Meta;
+  /** OAuth scopes a caller needs over HTTP with `auth` (docs/auth.md); without them: 403 and step-up. */
+  scopes?: readonly string[];
 }
 
 export interface ResourceTemplateConfig extends Omit<ResourceConfig, 'size'> {
@@ -67,6 +71,8 @@ export interface PromptConfig {
   _meta?: Meta;
   /** Completers for arguments, by argument name. */
   complete?: Record<string, Completer<RequestContext>>;
+  /** OAuth scopes a caller needs over HTTP with `auth` (docs/auth.md); without them: 403 and step-up. */
+  scopes?: readonly string[];
 }
 
 export type PromptReturn = string | readonly McpPromptMessage[] | { messages: readonly McpPromptMessage[]; description?: string };
@@ -99,6 +105,18 @@ function toMessages(value: PromptReturn): readonly McpPromptMessage[] {
   if (typeof value === 'string') return [{ role: 'user', content: { type: 'text', text: value } }];
   if (Array.isArray(value)) return value as readonly McpPromptMessage[];
   return (value as { messages: readonly McpPromptMessage[] }).messages;
+}
+
+/** Scopes are checked at registration: a typo here would lock a tool away or open it. */
+function checkedScopes(scopes: readonly string[], owner: string): readonly string[] {
+  if (!Array.isArray(scopes)) throw new TypeError(`${owner}: scopes must be an array of scope strings`);
+  for (const scope of scopes) {
+    // RFC 6749 §3.3 scope-token: printable ASCII except space, quote and backslash.
+    if (typeof scope !== 'string' || !/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope)) {
+      throw new TypeError(`${owner}: ${JSON.stringify(scope)} is not a valid OAuth scope (printable ASCII, no spaces, quotes or backslashes)`);
+    }
+  }
+  return Object.freeze([...(scopes as readonly string[])]);
 }
 
 function handle<C, H>(
@@ -146,6 +164,7 @@ export abstract class Authoring {
         ...(c.timeoutMs !== undefined && { timeoutMs: c.timeoutMs }),
         ...(c.task !== undefined && { task: c.task }),
         ...(c.taskStart !== undefined && { taskStart: c.taskStart }),
+        ...(c.scopes !== undefined && { scopes: checkedScopes(c.scopes, `tool "${name}"`) }),
         execute: async (args: Args<I>, ctx: RequestContext) => toCallToolResult(await h(args, ctx), output !== undefined),
       };
       const options = { ...(input && { input }), ...(output && { output }) };
@@ -164,7 +183,7 @@ export abstract class Authoring {
     let current = { config, reader };
     const build = (first: boolean): void => {
       const { config: c, reader: r } = current;
-      const resource = { ...c, uri, name: c.name ?? uri, read: async (ctx: RequestContext) => toReadResult(uri, c.mimeType, await r(ctx)) };
+      const resource = { ...c, ...(c.scopes !== undefined && { scopes: checkedScopes(c.scopes, `resource "${uri}"`) }), uri, name: c.name ?? uri, read: async (ctx: RequestContext) => toReadResult(uri, c.mimeType, await r(ctx)) };
       if (first) this.resources.register(resource);
       else this.resources.update(resource);
     };
@@ -186,6 +205,7 @@ export abstract class Authoring {
       const { config: c, reader: r } = current;
       const template = {
         ...c,
+        ...(c.scopes !== undefined && { scopes: checkedScopes(c.scopes, `resource template "${uriTemplate}"`) }),
         uriTemplate,
         name: c.name ?? uriTemplate,
         read: async (uri: string, vars: Record<string, string | string[]>, ctx: RequestContext) => toReadResult(uri, c.mimeType, await r(uri, vars, ctx)),
@@ -209,7 +229,7 @@ export abstract class Authoring {
     let current = { config, handler };
     const build = (first: boolean): void => {
       const { config: c, handler: h } = current;
-      const prompt = { ...c, name, get: async (args: Record<string, string> | undefined, ctx: RequestContext) => toMessages(await h(args ?? {}, ctx)) };
+      const prompt = { ...c, ...(c.scopes !== undefined && { scopes: checkedScopes(c.scopes, `prompt "${name}"`) }), name, get: async (args: Record<string, string> | undefined, ctx: RequestContext) => toMessages(await h(args ?? {}, ctx)) };
       if (first) this.prompts.register(prompt);
       else this.prompts.update(prompt);
     };

@@ -6,6 +6,7 @@ import { buildServerMetadata, type McpServerMetadata } from '../protocol/metadat
 import type { Middleware, MiddlewareFn } from '../protocol/middleware.js';
 import type { ServerCapabilities } from '../protocol/types.js';
 import { parseErrorResponse } from '../jsonrpc/errors.js';
+import { isPlainObject } from '../jsonrpc/message.js';
 import { McpPromptRegistry } from '../registries/prompts.js';
 import { McpResourceRegistry } from '../registries/resources.js';
 import { McpToolRegistry } from '../registries/tools.js';
@@ -153,6 +154,36 @@ export class McpServer extends Authoring implements ConnectionFactory {
     const connection = new McpProtocolHandler(this.#deps, options, { onClose: this.#release, managed: true });
     this.#connections.add(connection);
     return connection;
+  }
+
+  /** The scopes a request needs: those its tool, prompt or resource was registered with (HTTP `auth` checks them). */
+  scopesFor(method: string, params: unknown): readonly string[] | undefined {
+    if (!isPlainObject(params)) return undefined;
+    const name = params['name'];
+    switch (method) {
+      case 'tools/call':
+        return typeof name === 'string' ? this.tools.get(name)?.scopes : undefined;
+      case 'prompts/get':
+        return typeof name === 'string' ? this.prompts.get(name)?.scopes : undefined;
+      case 'resources/read':
+      case 'resources/subscribe':
+        return typeof params['uri'] === 'string' ? this.#resourceScopes(params['uri']) : undefined;
+      case 'completion/complete': {
+        const ref = params['ref'];
+        if (!isPlainObject(ref)) return undefined;
+        if (ref['type'] === 'ref/prompt' && typeof ref['name'] === 'string') return this.prompts.get(ref['name'])?.scopes;
+        if (ref['type'] === 'ref/resource' && typeof ref['uri'] === 'string') return this.resources.templates.get(ref['uri'])?.scopes;
+        return undefined;
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  #resourceScopes(uri: string): readonly string[] | undefined {
+    const resource = this.resources.get(uri);
+    if (resource !== undefined) return resource.scopes;
+    return this.resources.templates.match(uri)?.entry.template.scopes;
   }
 
   /** Serves this server over a transport (several may be attached at once). */

@@ -70,7 +70,7 @@ describe('CORS (opt-in)', () => {
     const post = await send(url, 'POST', { ...postHeaders, host, origin }, initialize);
     expect(post.status).toBe(200);
     expect(post.headers['access-control-allow-origin']).toBe(origin);
-    expect(post.headers['access-control-expose-headers']).toBe('mcp-session-id, mcp-protocol-version');
+    expect(post.headers['access-control-expose-headers']).toBe('mcp-session-id, mcp-protocol-version, www-authenticate');
     expect(typeof post.headers['mcp-session-id']).toBe('string');
   });
 

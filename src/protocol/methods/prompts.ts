@@ -3,7 +3,7 @@ import type { McpPrompt } from '../../registries/types.js';
 import type { RequestContext } from '../context.js';
 import { invalidParams } from '../errors.js';
 import { paginate } from '../pagination.js';
-import { cachedView, capability, optionalObject, pick, requireString, type MethodEntry } from './shared.js';
+import { cachedView, capability, optionalObject, permitted, pick, requireString, type MethodEntry } from './shared.js';
 
 type Registry = McpPromptRegistry<RequestContext>;
 const PROMPT_FIELDS = ['title', 'description', 'icons', '_meta'] as const;
@@ -18,9 +18,9 @@ function wirePrompt(prompt: McpPrompt<RequestContext>): Record<string, unknown> 
 
 export const listPrompts: MethodEntry = {
   available: (handler) => capability(handler, 'prompts'),
-  handle(params, _context, handler) {
+  handle(params, context, handler) {
     const registry = handler.deps.prompts;
-    const all = cachedView(views, registry, () => registry.list().map(wirePrompt));
+    const all = permitted(cachedView(views, registry, () => registry.list().map(wirePrompt)), registry.list(), context);
     const { page, nextCursor } = paginate(all, params['cursor'], handler.deps.options?.pageSize);
     return nextCursor === undefined ? { prompts: page } : { prompts: page, nextCursor };
   },

@@ -3,7 +3,7 @@ import type { McpReadResult, McpResource, McpResourceTemplate } from '../../regi
 import type { RequestContext } from '../context.js';
 import { invalidParams } from '../errors.js';
 import { paginate } from '../pagination.js';
-import { cachedView, capability, legacyOnly, pick, requireString, type MethodEntry } from './shared.js';
+import { cachedView, capability, legacyOnly, permitted, pick, requireString, type MethodEntry } from './shared.js';
 
 type Registry = McpResourceRegistry<RequestContext>;
 const RESOURCE_FIELDS = ['title', 'description', 'mimeType', 'size', 'icons', 'annotations', '_meta'] as const;
@@ -21,9 +21,9 @@ function wireTemplate(template: McpResourceTemplate<RequestContext>): Record<str
 
 export const listResources: MethodEntry = {
   available: (handler) => capability(handler, 'resources'),
-  handle(params, _context, handler) {
+  handle(params, context, handler) {
     const registry = handler.deps.resources;
-    const all = cachedView(resourceViews, registry, () => registry.list().map(wireResource));
+    const all = permitted(cachedView(resourceViews, registry, () => registry.list().map(wireResource)), registry.list(), context);
     const { page, nextCursor } = paginate(all, params['cursor'], handler.deps.options?.pageSize);
     return nextCursor === undefined ? { resources: page } : { resources: page, nextCursor };
   },
@@ -31,9 +31,9 @@ export const listResources: MethodEntry = {
 
 export const listTemplates: MethodEntry = {
   available: (handler) => capability(handler, 'resources'),
-  handle(params, _context, handler) {
+  handle(params, context, handler) {
     const registry = handler.deps.resources.templates;
-    const all = cachedView(templateViews, registry, () => registry.list().map(wireTemplate));
+    const all = permitted(cachedView(templateViews, registry, () => registry.list().map(wireTemplate)), registry.list(), context);
     const { page, nextCursor } = paginate(all, params['cursor'], handler.deps.options?.pageSize);
     return nextCursor === undefined ? { resourceTemplates: page } : { resourceTemplates: page, nextCursor };
   },

@@ -54,3 +54,16 @@ export function cachedView<R extends { version: number }, V>(cache: WeakMap<R, {
   cache.set(registry, { version: registry.version, view });
   return view;
 }
+
+/**
+ * With `auth.filterLists`, the entries whose `scopes` the caller's token does not
+ * grant are left out (views and items are parallel: the view is built from the list).
+ */
+export function permitted<V>(views: V[], items: readonly { scopes?: readonly string[] }[], context: RequestContext): V[] {
+  const access = context.authInfo?.access;
+  if (access === undefined || !access.filterLists) return views;
+  return views.filter((_, i) => {
+    const scopes = items[i]?.scopes;
+    return scopes === undefined || access.permits(scopes);
+  });
+}

@@ -7,7 +7,7 @@ import type { McpProtocolHandler } from '../handler.js';
 import { paginate } from '../pagination.js';
 import { callToolAsTask, taskOptionsOf } from '../tasks/runtime.js';
 import { checkParamHeaders } from '../routing-headers.js';
-import { cachedView, capability, optionalObject, pick, requireString, type MethodEntry } from './shared.js';
+import { cachedView, capability, optionalObject, permitted, pick, requireString, type MethodEntry } from './shared.js';
 
 type Registry = McpToolRegistry<RequestContext>;
 const DEFAULT_INPUT_SCHEMA = Object.freeze({ type: 'object' });
@@ -21,9 +21,9 @@ export function wireTool(tool: McpTool<never, RequestContext>): Record<string, u
 
 export const listTools: MethodEntry = {
   available: (handler) => capability(handler, 'tools'),
-  handle(params, _context, handler) {
+  handle(params, context, handler) {
     const tools = handler.deps.tools;
-    const all = cachedView(views, tools, () => tools.list().map(wireTool));
+    const all = permitted(cachedView(views, tools, () => tools.list().map(wireTool)), tools.list(), context);
     const { page, nextCursor } = paginate(all, params['cursor'], handler.deps.options?.pageSize);
     return nextCursor === undefined ? { tools: page } : { tools: page, nextCursor };
   },

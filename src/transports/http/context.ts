@@ -1,4 +1,5 @@
 /** What the engine's request handlers share: resolved options and live state. */
+import type { AuthGate } from '../../auth/gate.js';
 import type { AuthInfo, ConnectionFactory, McpConnection } from '../../protocol/connection.js';
 import type { EventStore } from '../../stores/contracts.js';
 import type { SessionRegistry } from './sessions.js';
@@ -22,6 +23,8 @@ export interface EngineContext {
   readonly sessions: SessionRegistry;
   readonly protocolVersions: readonly string[];
   readonly authenticate: ((request: HttpRequest) => AuthInfo | undefined | Promise<AuthInfo | undefined>) | undefined;
+  /** The `auth` option's checks (OAuth resource server), when configured. */
+  readonly auth: AuthGate | undefined;
   /**
    * The connection serving requests without a session, opened on first use:
    * one for modern (2026-07-28) requests and one for legacy stateless ones, so

@@ -10,7 +10,7 @@ export interface CorsOptions {
   maxAgeSeconds?: number;
 }
 
-const EXPOSED = 'mcp-session-id, mcp-protocol-version';
+const EXPOSED = 'mcp-session-id, mcp-protocol-version, www-authenticate';
 const METHODS = 'GET, POST, DELETE';
 /** What MCP clients send; a preflight asking for other headers gets these, and the browser decides. */
 const ALLOWED_HEADERS = 'content-type, accept, authorization, last-event-id, mcp-session-id, mcp-protocol-version, mcp-method, mcp-name';

@@ -3,6 +3,7 @@
  * over HttpRequest/HttpResponse. Adapters translate; the ConnectionFactory (an
  * McpServer) does every JSON-RPC and MCP rule.
  */
+import { createAuthGate, type AuthGate } from '../../auth/gate.js';
 import { ErrorCode, isJsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import type { AuthInfo, ConnectionFactory, McpConnection } from '../../protocol/connection.js';
 import type { EventStore, SessionStore } from '../../stores/contracts.js';
@@ -29,6 +30,8 @@ export interface HttpEngine {
   /** Stops accepting (503), lets in-flight requests finish within the grace period, then aborts them and ends every session. */
   close(options?: CloseOptions): Promise<void>;
   readonly closed: boolean;
+  /** The canonical resource URL when `auth` is configured. */
+  readonly resource: string | undefined;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -53,6 +56,7 @@ class Engine implements HttpEngine, EngineContext {
   readonly sessions: SessionRegistry;
   readonly protocolVersions: readonly string[];
   readonly authenticate: HttpEngineOptions['authenticate'];
+  readonly auth: AuthGate | undefined;
   closing = false;
 
   private readonly path: string | undefined;
@@ -76,6 +80,10 @@ class Engine implements HttpEngine, EngineContext {
     this.keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
     this.protocolVersions = options.protocolVersions ?? DEFAULT_PROTOCOL_VERSIONS;
     this.authenticate = options.authenticate;
+    if (options.auth !== undefined && options.authenticate !== undefined) {
+      throw new TypeError('Give either auth (OAuth resource server) or authenticate (your own check), not both');
+    }
+    this.auth = options.auth === undefined ? undefined : createAuthGate(options.auth, options.path);
     this.path = options.path;
     // Resumability needs sessions: stateless streams cannot be resumed.
     this.eventStore =
@@ -95,7 +103,14 @@ class Engine implements HttpEngine, EngineContext {
     return this.closing;
   }
 
+  get resource(): string | undefined {
+    return this.auth?.resource;
+  }
+
   async handle(request: HttpRequest): Promise<HttpResponse> {
+    // Public, cross-origin and cacheable: answered before the Host/Origin checks.
+    const metadata = this.auth?.metadata(request);
+    if (metadata !== undefined) return metadata;
     // Before any other work: a rebinding attempt learns nothing and costs nothing.
     const forbidden = this.guard?.(request);
     if (forbidden !== undefined) return forbidden;
@@ -111,7 +126,11 @@ class Engine implements HttpEngine, EngineContext {
       if (this.closing) return shuttingDown();
 
       let authInfo: AuthInfo | undefined;
-      if (this.authenticate !== undefined) {
+      if (this.auth !== undefined) {
+        const checked = await this.auth.authenticate(request);
+        if (checked.response !== undefined) return checked.response;
+        authInfo = checked.authInfo;
+      } else if (this.authenticate !== undefined) {
         try {
           authInfo = await this.authenticate(request);
         } catch (error) {

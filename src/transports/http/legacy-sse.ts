@@ -80,6 +80,8 @@ export class LegacySseEndpoint {
     if (!parsed.ok) return parsed.response;
     if (session.inflight >= this.maxInflight) return this.tooMany(`${this.maxInflight} requests (maxInflightRequests)`);
     if (session.inflightBytes + parsed.bytes > this.maxInflightBytes) return this.tooMany(`${this.maxInflightBytes} bytes of requests (maxInflightBytes)`);
+    const forbidden = ctx.auth?.authorize(ctx.factory, parsed.payload, authInfo, undefined);
+    if (forbidden !== undefined) return forbidden;
 
     const stream = session.standalone();
     const extra: MessageExtra = {

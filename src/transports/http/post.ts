@@ -36,6 +36,9 @@ export async function handlePost(ctx: EngineContext, request: HttpRequest, authI
   if (!parsed.ok) return parsed.response;
   const payload = parsed.payload;
   const shape = peek(payload);
+  // Step-up (403) is decided before a session opens or a status is committed.
+  const forbidden = ctx.auth?.authorize(ctx.factory, payload, authInfo, shape.id);
+  if (forbidden !== undefined) return forbidden;
 
   const routed = await route(ctx, request, found.session, shape, authInfo);
   if ('status' in routed) return routed;

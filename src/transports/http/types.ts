@@ -3,6 +3,7 @@
  * Adapters (node:http, fetch, Express) translate to and from it and hold no
  * protocol rules of their own.
  */
+import type { AuthOptions } from '../../auth/types.js';
 import type { CorsOptions } from './cors.js';
 import type { AuthInfo } from '../../protocol/connection.js';
 import type { EventStore, SessionStore } from '../../stores/contracts.js';
@@ -121,6 +122,11 @@ export interface HttpEngineOptions {
    * Only origins the DNS-rebinding check accepts get CORS headers (`allowedOrigins`).
    */
   cors?: boolean | CorsOptions;
+  /**
+   * OAuth 2.1 resource server (docs/auth.md): protected resource metadata, bearer
+   * token verification, 401/403 challenges, per-tool scopes. Not with `authenticate`.
+   */
+  auth?: AuthOptions;
   /** Identifies the caller; the result reaches handlers as `authInfo`. Throwing answers 401. */
   authenticate?: (request: HttpRequest) => AuthInfo | undefined | Promise<AuthInfo | undefined>;
   /** Also serve the deprecated HTTP+SSE transport of 2024-11-05 (default false). */
