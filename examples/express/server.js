@@ -28,7 +28,8 @@ const notesProvider = {
 };
 
 const app = express();
-app.use(express.json());
+// No express.json() in front: mountMcpHttp reads the body itself, under its own maxBodyBytes, and
+// answers bad JSON with a JSON-RPC error. (With a parser in front it still works: docs/http.md.)
 app.get('/health', (_req, res) => res.send('ok'));
 mountMcpHttp(app, assembleMcpServer([notesProvider], { name: 'notes', version: '1.0.0' }));
 

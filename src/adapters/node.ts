@@ -100,14 +100,19 @@ function servedResource(resource: string | undefined, url: string, port: number)
   return resource;
 }
 
+/** What a body parser in front already decided about a request's body (see mountMcpHttp's error handler). */
+const settledBodies = new WeakMap<IncomingMessage, BodyResult>();
+
+/** Internal: makes `readBody` answer `result` for `req` (its stream was consumed by someone else). */
+export function settleBody(req: IncomingMessage, result: BodyResult): void {
+  settledBodies.set(req, result);
+}
+
 function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
+  const settled = settledBodies.get(req);
+  if (settled !== undefined) return Promise.resolve(settled);
   const parsed = (req as { body?: unknown }).body;
-  if (parsed !== undefined && req.readableEnded) {
-    // A body parser ran first (express.json(), express.text(), express.raw()).
-    if (typeof parsed === 'string') return Promise.resolve({ kind: 'text', text: parsed });
-    if (parsed instanceof Uint8Array) return Promise.resolve({ kind: 'text', text: Buffer.from(parsed).toString('utf8') });
-    return Promise.resolve({ kind: 'parsed', value: parsed });
-  }
+  if (parsed !== undefined && req.readableEnded) return Promise.resolve(alreadyParsed(req, parsed, limit));
   const declared = Number(req.headers['content-length']);
   if (declared > limit) return Promise.resolve({ kind: 'too-large' });
   return new Promise((resolve) => {
@@ -136,6 +141,29 @@ function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
     req.on('error', onFail);
     req.on('close', onFail);
   });
+}
+
+/**
+ * A body parser ran first (express.json(), express.text(), express.raw()): its
+ * result, held to maxBodyBytes all the same (by the declared length, else by
+ * the size of the text or of the value serialised again).
+ */
+function alreadyParsed(req: IncomingMessage, parsed: unknown, limit: number): BodyResult {
+  if (Number(req.headers['content-length']) > limit) return { kind: 'too-large' };
+  let text: string | undefined;
+  if (typeof parsed === 'string') text = parsed;
+  else if (parsed instanceof Uint8Array) {
+    if (parsed.byteLength > limit) return { kind: 'too-large' };
+    text = Buffer.from(parsed).toString('utf8');
+  }
+  if (text !== undefined) return Buffer.byteLength(text) > limit ? { kind: 'too-large' } : { kind: 'text', text };
+  let size: number;
+  try {
+    size = Buffer.byteLength(JSON.stringify(parsed) ?? '');
+  } catch {
+    return { kind: 'failed' }; // not JSON data (a cycle, a BigInt): no parser of JSON made it
+  }
+  return size > limit ? { kind: 'too-large' } : { kind: 'parsed', value: parsed };
 }
 
 function write(res: ServerResponse, response: HttpResponse, maxBuffered: number): void {

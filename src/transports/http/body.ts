@@ -14,7 +14,7 @@ export async function readPayload(request: HttpRequest, maxBodyBytes: number, ma
     case 'too-large':
       return {
         ok: false,
-        response: httpError(413, ErrorCode.InvalidRequest, `Payload too large: the body exceeds ${maxBodyBytes} bytes (maxBodyBytes)`),
+        response: httpError(413, ErrorCode.InvalidRequest, `Payload too large: the body exceeds ${body.limit ?? maxBodyBytes} bytes (${body.by ?? 'maxBodyBytes'})`),
       };
     case 'failed':
       return { ok: false, response: httpError(400, ErrorCode.InvalidRequest, 'Bad request: the request body could not be read') };

@@ -16,7 +16,8 @@ export type BodyResult =
   | { kind: 'text'; text: string }
   /** A framework (e.g. Express with `express.json()`) already parsed the body. */
   | { kind: 'parsed'; value: unknown }
-  | { kind: 'too-large' }
+  /** Over the limit: `maxBodyBytes`, unless `limit`/`by` name another (a body parser in front). */
+  | { kind: 'too-large'; limit?: number; by?: string }
   /** The client went away or the body could not be read. */
   | { kind: 'failed' };
 
