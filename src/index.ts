@@ -34,6 +34,7 @@ export {
 export { McpPromptRegistry } from './registries/prompts.js';
 export { DEFAULT_MAX_URI_LENGTH, McpResourceRegistry, McpResourceTemplateRegistry } from './registries/resources.js';
 export { McpToolRegistry, type ToolRegistrationOptions } from './registries/tools.js';
+export { RegistrationError } from './registries/checks.js';
 export { InvalidHeaderParamError, type HeaderParam } from './registries/header-params.js';
 export type { RegistryChange } from './registries/events.js';
 export type * from './registries/types.js';

@@ -1,5 +1,6 @@
 import { McpPromptArgumentError, McpPromptNotFoundError } from './errors.js';
 import { KeyedRegistry } from './registry.js';
+import { checkFunction, kindOf, RegistrationError } from './checks.js';
 import type { McpPrompt, McpPromptMessage } from './types.js';
 
 /** Prompts by name; `getMessages` checks the declared required arguments first. */
@@ -9,11 +10,12 @@ export class McpPromptRegistry<TContext = unknown> extends KeyedRegistry<McpProm
   }
 
   register(prompt: McpPrompt<TContext>): void {
-    if (typeof prompt.name !== 'string' || prompt.name.length === 0) throw new TypeError('A prompt needs a non-empty string name');
+    checkPrompt(prompt);
     this.add(prompt.name, prompt);
   }
 
   update(prompt: McpPrompt<TContext>): void {
+    checkPrompt(prompt);
     this.replace(prompt.name, prompt);
   }
 
@@ -24,4 +26,10 @@ export class McpPromptRegistry<TContext = unknown> extends KeyedRegistry<McpProm
     if (missing.length > 0) throw new McpPromptArgumentError(name, missing);
     return prompt.get(args, context as TContext);
   }
+}
+
+function checkPrompt(prompt: McpPrompt<never>): void {
+  if (typeof prompt !== 'object' || prompt === null) throw new RegistrationError(`A prompt must be an object with a name and a get function (got ${kindOf(prompt)})`);
+  if (typeof prompt.name !== 'string' || prompt.name.length === 0) throw new RegistrationError('A prompt needs a non-empty string name');
+  checkFunction(prompt, 'get', `Prompt "${prompt.name}"`);
 }

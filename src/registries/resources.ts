@@ -1,7 +1,22 @@
+import { checkFunction, checkResourceUri, checkTemplateUri, kindOf, RegistrationError } from './checks.js';
 import { UriTemplate } from './uri-template.js';
 import { McpResourceNotFoundError, McpUriTooLongError } from './errors.js';
 import { KeyedRegistry } from './registry.js';
 import type { McpReadResult, McpResource, McpResourceTemplate } from './types.js';
+
+function checkResource(resource: McpResource<never>): void {
+  if (typeof resource !== 'object' || resource === null) throw new RegistrationError(`A resource must be an object with a uri and a read function (got ${kindOf(resource)})`);
+  checkResourceUri(resource.uri);
+  checkFunction(resource, 'read', `Resource "${resource.uri}"`);
+}
+
+function checkTemplate(template: McpResourceTemplate<never>): void {
+  if (typeof template !== 'object' || template === null) {
+    throw new RegistrationError(`A resource template must be an object with a uriTemplate and a read function (got ${kindOf(template)})`);
+  }
+  checkTemplateUri(template.uriTemplate);
+  checkFunction(template, 'read', `Resource template "${template.uriTemplate}"`);
+}
 
 interface TemplateEntry<TContext> {
   template: McpResourceTemplate<TContext>;
@@ -17,12 +32,14 @@ export class McpResourceTemplateRegistry<TContext = unknown> extends KeyedRegist
   }
 
   register(template: McpResourceTemplate<TContext>): void {
+    checkTemplate(template);
     const matcher = new UriTemplate(template.uriTemplate);
     this.add(template.uriTemplate, template);
     this.#matchers.set(template.uriTemplate, matcher);
   }
 
   update(template: McpResourceTemplate<TContext>): void {
+    checkTemplate(template);
     const matcher = new UriTemplate(template.uriTemplate);
     this.replace(template.uriTemplate, template);
     this.#matchers.set(template.uriTemplate, matcher);
@@ -66,11 +83,12 @@ export class McpResourceRegistry<TContext = unknown> extends KeyedRegistry<McpRe
   }
 
   register(resource: McpResource<TContext>): void {
-    if (typeof resource.uri !== 'string' || resource.uri.length === 0) throw new TypeError('A resource needs a non-empty string uri');
+    checkResource(resource);
     this.add(resource.uri, resource);
   }
 
   update(resource: McpResource<TContext>): void {
+    checkResource(resource);
     this.replace(resource.uri, resource);
   }
 

@@ -1,4 +1,5 @@
 import { compileSchema, formatIssues, type CompiledSchema, type JsonSchemaObject } from '../schema/index.js';
+import { checkFunction, checkObjectSchema, checkToolName, kindOf, RegistrationError } from './checks.js';
 import { McpToolNotFoundError, ToolInputError, ToolOutputError } from './errors.js';
 import { headerParamsOf, type HeaderParam } from './header-params.js';
 import { KeyedRegistry } from './registry.js';
@@ -25,20 +26,22 @@ export interface ToolRegistrationOptions {
  */
 export class McpToolRegistry<TContext = unknown> extends KeyedRegistry<McpTool<never, TContext>> {
   readonly #compiled = new Map<string, Compiled>();
+  /** Refuse tool names outside the spec's rules (1-128 characters of A-Z a-z 0-9 _ - .); default true. */
+  strictNames = true;
 
   constructor() {
     super('Tool');
   }
 
   register<TInput>(tool: McpTool<TInput, TContext>, options: ToolRegistrationOptions = {}): void {
-    const compiled = compileFor(tool, options);
+    const compiled = compileFor(tool, options, this.strictNames);
     this.add(tool.name, tool);
     this.#compiled.set(tool.name, compiled);
   }
 
   /** Swaps a registered tool's definition in place (keeps its position in the list). */
   update<TInput>(tool: McpTool<TInput, TContext>, options: ToolRegistrationOptions = {}): void {
-    const compiled = compileFor(tool, options);
+    const compiled = compileFor(tool, options, this.strictNames);
     this.replace(tool.name, tool);
     this.#compiled.set(tool.name, compiled);
   }
@@ -75,11 +78,28 @@ export class McpToolRegistry<TContext = unknown> extends KeyedRegistry<McpTool<n
   }
 }
 
-function compileFor(tool: McpTool<never, unknown>, options: ToolRegistrationOptions): Compiled {
-  if (typeof tool.name !== 'string' || tool.name.length === 0) throw new TypeError('A tool needs a non-empty string name');
+/**
+ * Checks a definition and compiles its schemas, once. A raw `inputSchema` is
+ * compiled even when input validation is off, so an invalid one is refused here.
+ */
+function compileFor(tool: McpTool<never, unknown>, options: ToolRegistrationOptions, strictNames: boolean): Compiled {
+  if (typeof tool !== 'object' || tool === null) throw new RegistrationError(`A tool must be an object with a name and an execute function (got ${kindOf(tool)})`);
+  if (typeof tool.name !== 'string' || tool.name.length === 0) throw new RegistrationError('A tool needs a non-empty string name');
+  if (strictNames) checkToolName(tool.name);
+  checkFunction(tool, 'execute', `Tool "${tool.name}"`);
+  const declared = (schema: unknown, which: 'input' | 'output'): CompiledSchema | undefined => {
+    if (schema === undefined) return undefined;
+    const compiled = compileSchema(schema as JsonSchemaObject, which === 'output' ? { io: 'output' } : undefined);
+    checkObjectSchema(tool.name, which, schema);
+    return compiled;
+  };
+  const input = options.input ?? declared(tool.inputSchema, 'input');
+  const output = options.output ?? declared(tool.outputSchema, 'output');
+  if (options.input) checkObjectSchema(tool.name, 'input', options.input.jsonSchema);
+  if (options.output) checkObjectSchema(tool.name, 'output', options.output.jsonSchema);
   return {
-    input: options.validateInput === false ? undefined : options.input ?? (tool.inputSchema ? compileSchema(tool.inputSchema as JsonSchemaObject) : undefined),
-    output: options.output ?? (tool.outputSchema ? compileSchema(tool.outputSchema as JsonSchemaObject, { io: 'output' }) : undefined),
+    input: options.validateInput === false ? undefined : input,
+    output,
     headers: headerParamsOf(tool.name, tool.inputSchema),
   };
 }

@@ -1,6 +1,7 @@
 import { SchemaConversionError } from './errors.js';
 import { formatIssues, issuesFromStandard } from './issues.js';
 import { compileJsonSchema } from './json-schema.js';
+import { compileShape, isRawShape, shapeMembers } from './shape.js';
 import { isStandardSchema } from './standard-schema.js';
 import type { StandardResult, StandardSchemaV1, StandardSchemaV1Props } from './standard-schema.js';
 import type { CompiledSchema, InferInput, InferOutput, JsonSchemaObject, SchemaInput, ValidationResult } from './types.js';
@@ -20,13 +21,25 @@ const outputCache = new WeakMap<object, CompiledSchema>();
 
 /**
  * Compiles a tool schema once, at registration: a Standard Schema (zod,
- * valibot, arktype, …) or a raw JSON Schema object. Compiling the same
+ * valibot, arktype, …), a raw shape of Standard Schemas (`{ city: z.string() }`,
+ * see shape.ts) or a raw JSON Schema object. Compiling the same
  * object again returns the same CompiledSchema.
  *
  * @throws SchemaConversionError when no JSON Schema can be produced for a
  *   Standard Schema, or a raw JSON Schema cannot be compiled.
  */
 export function compileSchema<S extends SchemaInput>(schema: S, options?: CompileOptions): CompiledSchema<InferOutput<S>> {
+  if (isRawShape(schema)) {
+    const io = options?.io ?? 'input';
+    const cache = io === 'input' ? inputCache : outputCache;
+    let compiled = cache.get(schema);
+    if (compiled === undefined) {
+      const members = Object.fromEntries(shapeMembers(schema).map(([key, member]) => [key, compileSchema(member, { io })]));
+      compiled = compileShape(schema, members);
+      cache.set(schema, compiled);
+    }
+    return compiled as CompiledSchema<InferOutput<S>>;
+  }
   if (!isStandardSchema(schema)) {
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
       throw new SchemaConversionError('A schema must be a Standard Schema (zod, valibot, arktype, …) or a JSON Schema object');

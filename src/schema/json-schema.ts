@@ -50,6 +50,7 @@ export function failure(issues: readonly ValidationIssue[]): ValidationResult<ne
 }
 
 function build(schema: JsonSchemaObject): CompiledSchema<Record<string, unknown>> {
+  checkKeywords(schema, '#');
   const trivial = trivialKind(schema);
   if (trivial === 'any') {
     return { jsonSchema: schema, validate: (value) => ({ ok: true, value: value as Record<string, unknown> }) };
@@ -168,6 +169,7 @@ const SUBSCHEMA_MAP = ['$defs', 'definitions', 'properties', 'patternProperties'
  */
 function check(schema: unknown, lookup: Lookup, at: string): void {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return;
+  checkKeywords(schema as Record<string, unknown>, at);
   const s = schema as Schema;
   if (typeof s.$ref === 'string' && (s.__absolute_ref__ === undefined || lookup[s.__absolute_ref__] === undefined)) {
     throw new SchemaConversionError(`Invalid JSON Schema: unresolvable $ref "${s.$ref}" at ${at}`);
@@ -191,6 +193,51 @@ function check(schema: unknown, lookup: Lookup, at: string): void {
       for (const [name, sub] of Object.entries(map)) check(sub, lookup, `${at}/${key}/${name}`);
     }
   }
+}
+
+const TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];
+const isSchema = (v: unknown): boolean => typeof v === 'boolean' || (typeof v === 'object' && v !== null && !Array.isArray(v));
+const isCount = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
+const isType = (v: unknown): boolean => typeof v === 'string' && TYPES.includes(v);
+
+/** What each checked keyword's value must be: a test and the words for the error. */
+const KEYWORDS: Record<string, [(v: unknown) => boolean, string]> = {
+  type: [(v) => isType(v) || (Array.isArray(v) && v.length > 0 && v.every(isType)), `one of ${TYPES.map((t) => `"${t}"`).join(', ')}, or a non-empty array of them`],
+  required: [(v) => Array.isArray(v) && v.every((k) => typeof k === 'string'), 'an array of property names (strings)'],
+  enum: [Array.isArray, 'an array of the allowed values'],
+  items: [(v) => isSchema(v) || (Array.isArray(v) && v.every(isSchema)), 'a schema (an object or a boolean)'],
+  ...Object.fromEntries(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'].map((k) => [
+    k, [(v: unknown) => isSchema(v) && typeof v !== 'boolean' && Object.values(v as object).every(isSchema), 'an object whose values are schemas'],
+  ])),
+  ...Object.fromEntries(['prefixItems', 'allOf', 'anyOf', 'oneOf'].map((k) => [k, [(v: unknown) => Array.isArray(v) && v.length > 0 && v.every(isSchema), 'a non-empty array of schemas']])),
+  ...Object.fromEntries(['additionalProperties', 'unevaluatedProperties', 'additionalItems', 'unevaluatedItems', 'not', 'if', 'then', 'else', 'contains', 'propertyNames'].map((k) => [k, [isSchema, 'a schema (an object or a boolean)']])),
+  ...Object.fromEntries(['minimum', 'maximum'].map((k) => [k, [(v: unknown) => typeof v === 'number' && Number.isFinite(v), 'a number']])),
+  // Draft 4 wrote exclusiveMinimum/Maximum as booleans.
+  ...Object.fromEntries(['exclusiveMinimum', 'exclusiveMaximum'].map((k) => [k, [(v: unknown) => typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)), 'a number']])),
+  multipleOf: [(v) => typeof v === 'number' && v > 0 && Number.isFinite(v), 'a number greater than 0'],
+  ...Object.fromEntries(['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties', 'minContains', 'maxContains'].map((k) => [k, [isCount, 'a non-negative integer']])),
+  ...Object.fromEntries(['pattern', 'format', '$ref', '$id', '$anchor', '$schema', 'title', 'description', '$comment'].map((k) => [k, [(v: unknown) => typeof v === 'string', 'a string']])),
+  ...Object.fromEntries(['uniqueItems', 'deprecated', 'readOnly', 'writeOnly'].map((k) => [k, [(v: unknown) => typeof v === 'boolean', 'true or false']])),
+};
+
+/** Registration-time check of the keywords' own shapes: `{ type: 'nope' }` is refused here, not ignored on every call. */
+function checkKeywords(s: Record<string, unknown>, at: string): void {
+  for (const key of Object.keys(s)) {
+    const rule = Object.hasOwn(KEYWORDS, key) ? KEYWORDS[key] : undefined;
+    if (rule === undefined || rule[0](s[key])) continue;
+    throw new SchemaConversionError(`Invalid JSON Schema: "${key}" at ${at} must be ${rule[1]} (got ${preview(s[key])})`);
+  }
+}
+
+function preview(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? typeof value;
+  } catch {
+    text = typeof value;
+  }
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
 function describe(error: unknown): string {

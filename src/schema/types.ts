@@ -13,12 +13,17 @@ export type SchemaInput = StandardSchemaV1 | JsonSchemaObject;
  * TS2589 ("type instantiation is excessively deep").
  */
 
-/** The handler's argument type: the Standard Schema's output type, or `Record<string, unknown>` for raw JSON Schema. */
+/** A record of Standard Schemas (`{ city: z.string() }`), for inference only. */
+type ShapeLike = { readonly [key: string]: { readonly '~standard': unknown } };
+
+/** The handler's argument type: the Standard Schema's output type, a raw shape's per key, or `Record<string, unknown>` for raw JSON Schema. */
 export type InferOutput<S> = S extends { readonly '~standard': { readonly types?: infer T } }
   ? NonNullable<T> extends { readonly output: infer O }
     ? O
     : unknown
-  : Record<string, unknown>;
+  : S extends ShapeLike
+    ? { [K in keyof S]: InferOutput<S[K]> }
+    : Record<string, unknown>;
 
 /** The type callers send: the Standard Schema's input type, or `Record<string, unknown>` for raw JSON Schema. */
 export type InferInput<S> = S extends { readonly '~standard': { readonly types?: infer T } }

@@ -13,7 +13,8 @@ import type {
   Meta,
   ToolAnnotations,
 } from '../registries/types.js';
-import { compileSchema, type InferOutput, type SchemaInput } from '../schema/index.js';
+import { kindOf, RegistrationError } from '../registries/checks.js';
+import { compileSchema, isStandardSchema, SchemaConversionError, type CompiledSchema, type InferOutput, type SchemaInput } from '../schema/index.js';
 import { toCallToolResult } from './results.js';
 
 export interface ToolConfig<I extends SchemaInput | undefined = undefined, O extends SchemaInput | undefined = undefined> {
@@ -135,6 +136,46 @@ function handle<C, H>(
   };
 }
 
+/** The official SDK's config keys, which mcpkit spells differently: silently ignoring them would skip validation. */
+const SDK_KEYS: Record<string, string> = { inputSchema: 'input', outputSchema: 'output', paramsSchema: 'input', argsSchema: 'arguments' };
+
+/**
+ * Plain-JavaScript mistakes in a registration call, caught before anything is
+ * registered: the official SDK's argument orders, a missing handler, SDK key names.
+ */
+function checkCall(call: string, signature: string, key: string, config: unknown, handler: unknown): void {
+  const head = `${call}(${JSON.stringify(key)}, …)`;
+  if (typeof config === 'string') {
+    throw new RegistrationError(
+      `${call}(${JSON.stringify(key)}, ${JSON.stringify(config.slice(0, 40))}, …) looks like the official SDK's signature; mcpkit's is ${signature}`,
+    );
+  }
+  if (typeof config === 'function') throw new RegistrationError(`${head}: the second argument is the config object and the handler comes third: ${signature}`);
+  if (typeof config !== 'object' || config === null || Array.isArray(config)) throw new RegistrationError(`${head}: the config must be an object (got ${kindOf(config)}): ${signature}`);
+  if (Object.entries(config).some(([k, value]) => k !== 'input' && k !== 'output' && isStandardSchema(value))) {
+    throw new RegistrationError(`${head}: the second argument is the config, not the argument shape; write ${call}(${JSON.stringify(key)}, { input: { … } }, handler)`);
+  }
+  for (const [wrong, right] of Object.entries(SDK_KEYS)) {
+    if (Object.hasOwn(config, wrong)) throw new RegistrationError(`${head}: the config has "${wrong}", which mcpkit calls "${right}": ${signature}`);
+  }
+  if (typeof handler !== 'function') throw new RegistrationError(`${head} needs a handler function as its third argument (got ${kindOf(handler)}): ${signature}`);
+}
+
+/** compileSchema, with the tool and the side named in the error. */
+function schemaOf(toolName: string, which: 'input' | 'output', schema: SchemaInput): CompiledSchema {
+  try {
+    return compileSchema(schema, which === 'output' ? { io: 'output' } : undefined);
+  } catch (error) {
+    if (!(error instanceof SchemaConversionError)) throw error;
+    throw new SchemaConversionError(`Tool "${toolName}": ${which} schema: ${error.message}`, { cause: error });
+  }
+}
+
+const TOOL_SIGNATURE = 'server.tool(name, { description, input }, (args, ctx) => result)';
+const RESOURCE_SIGNATURE = 'server.resource(uri, { name, mimeType }, (ctx) => contents)';
+const TEMPLATE_SIGNATURE = 'server.resourceTemplate(uriTemplate, { name }, (uri, variables, ctx) => contents)';
+const PROMPT_SIGNATURE = 'server.prompt(name, { description, arguments }, (args, ctx) => messages)';
+
 /** The friendly registration API over the seed-style registries. */
 export abstract class Authoring {
   abstract readonly tools: McpToolRegistry<RequestContext>;
@@ -147,11 +188,12 @@ export abstract class Authoring {
     config: ToolConfig<I, O>,
     handler: ToolHandler<I, O>,
   ): RegisteredHandle<ToolConfig<I, O>, ToolHandler<I, O>> {
+    checkCall('server.tool', TOOL_SIGNATURE, name, config, handler);
     let current = { config, handler };
     const build = (first: boolean): void => {
       const { config: c, handler: h } = current;
-      const input = c.input === undefined ? undefined : compileSchema(c.input);
-      const output = c.output === undefined ? undefined : compileSchema(c.output, { io: 'output' });
+      const input = c.input === undefined ? undefined : schemaOf(name, 'input', c.input);
+      const output = c.output === undefined ? undefined : schemaOf(name, 'output', c.output);
       const tool = {
         name,
         ...(c.title !== undefined && { title: c.title }),
@@ -173,6 +215,7 @@ export abstract class Authoring {
     };
     build(true);
     return handle(this.tools, name, ({ handler: h, ...changes }) => {
+      checkCall('tool.update', TOOL_SIGNATURE, name, changes, h ?? current.handler);
       current = { config: { ...current.config, ...changes }, handler: h ?? current.handler };
       build(false);
     });
@@ -180,6 +223,7 @@ export abstract class Authoring {
 
   /** Registers a static resource. The reader may return a string, bytes or contents objects. */
   resource(uri: string, config: ResourceConfig, reader: (ctx: RequestContext) => ResourceReturn | Promise<ResourceReturn>): RegisteredHandle<ResourceConfig, typeof reader> {
+    checkCall('server.resource', RESOURCE_SIGNATURE, uri, config, reader);
     let current = { config, reader };
     const build = (first: boolean): void => {
       const { config: c, reader: r } = current;
@@ -200,6 +244,7 @@ export abstract class Authoring {
     config: ResourceTemplateConfig,
     reader: (uri: string, variables: Record<string, string | string[]>, ctx: RequestContext) => ResourceReturn | Promise<ResourceReturn>,
   ): RegisteredHandle<ResourceTemplateConfig, typeof reader> {
+    checkCall('server.resourceTemplate', TEMPLATE_SIGNATURE, uriTemplate, config, reader);
     let current = { config, reader };
     const build = (first: boolean): void => {
       const { config: c, reader: r } = current;
@@ -226,6 +271,7 @@ export abstract class Authoring {
     config: PromptConfig,
     handler: (args: Record<string, string>, ctx: RequestContext) => PromptReturn | Promise<PromptReturn>,
   ): RegisteredHandle<PromptConfig, typeof handler> {
+    checkCall('server.prompt', PROMPT_SIGNATURE, name, config, handler);
     let current = { config, handler };
     const build = (first: boolean): void => {
       const { config: c, handler: h } = current;

@@ -37,6 +37,11 @@ export interface McpServerConfig extends ProtocolOptions {
    * UTF-16 code units); a longer one gets the revision's resource-not-found error.
    */
   maxUriLength?: number;
+  /**
+   * Refuse tool names outside the MCP tool-name rules (1-128 characters of A-Z a-z 0-9 _ - .)
+   * at registration (default true). Set false to allow other names (clients may reject them).
+   */
+  strictToolNames?: boolean;
 }
 
 const stderrLogger: Logger = {
@@ -80,6 +85,7 @@ export class McpServer extends Authoring implements ConnectionFactory {
     }
     this.config = config;
     if (config.maxUriLength !== undefined) this.resources.maxUriLength = config.maxUriLength;
+    if (config.strictToolNames === false) this.tools.strictNames = false;
     this.#bus = config.bus ?? new MemoryNotificationBus();
     this.#deps = {
       tools: this.tools,

@@ -23,7 +23,8 @@ const regionTool = {
 };
 
 beforeAll(async () => {
-  const server = new McpServer({ name: 'routing', version: '1.0.0' });
+  // 'Grüße' is outside the MCP tool-name rules (hence strictToolNames: false): the base64 form of Mcp-Name is for such names.
+  const server = new McpServer({ name: 'routing', version: '1.0.0', strictToolNames: false });
   server.tool('deploy', { input: regionTool }, (args) => `deployed ${JSON.stringify(args)}`);
   server.tool('Grüße', { input: { type: 'object', properties: {} } }, () => 'unicode name');
   server.tool('Echo', { input: { type: 'object', properties: {} } }, () => 'capital E');
