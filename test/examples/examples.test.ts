@@ -150,4 +150,28 @@ describe('examples', () => {
     child.kill('SIGTERM');
     await once(child, 'exit');
   });
+
+  it('otel-console prints the tools/call span and the tool span under it, in the caller trace', async () => {
+    const child = run('examples/otel-console/server.js');
+    let stdout = '';
+    // The span is printed when it ends, right after the answer is written.
+    const printed = new Promise<void>((resolve) =>
+      child.stdout!.on('data', (chunk) => {
+        stdout += String(chunk);
+        if (stdout.includes("name: 'tools/call greet'")) resolve();
+      }),
+    );
+    const url = await urlOf(child);
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const _meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, traceparent: `00-${traceId}-00f067aa0ba902b7-01` };
+    const modern = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'greet' };
+    expect(await post(url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'greet', arguments: { name: 'Ada' }, _meta } }, modern)).toMatchObject({
+      result: { content: [{ type: 'text', text: 'Hello, Ada!' }] },
+    });
+    await printed;
+    expect(stdout).toContain("name: 'compose greeting'");
+    expect(stdout).toContain(`traceId: '${traceId}'`);
+    expect(stdout).toContain("'gen_ai.tool.name': 'greet'");
+    expect(stdout).toContain("'network.transport': 'tcp'");
+  });
 });
