@@ -7,7 +7,8 @@
 //   --quick            ~1 minute smoke run: 1 process, small counts, mcpkit + references only
 //   --peers            with --quick: include the peer libraries too
 //   --reps N           fresh processes per measurement (default 3; quick 1)
-//   --only a,b         restrict to these library ids (references are always kept)
+//   --only a,b         restrict to these library ids (references are always kept; mcpkit-otel-prop
+//                      and mcpkit-otel-native, the mcpkit/otel variants, run only when named here)
 //   --sections a,b     any of: stdio,http,cold,memory,footprint,tools (default: all)
 //   --no-pin           do not pin the harness to CPU 0 and the servers to CPU 1
 //   --strict           exit 1 when any selected library failed (default: only a broken reference does)
@@ -61,6 +62,9 @@ const v = (name) => benchPkg.dependencies[name];
 const ALL_LIBS = [
   { id: 'reference', label: 'reference (limit)', ref: true, stdio: 'reference-stdio.mjs', http: 'reference-http.mjs', modes: MODES },
   { id: 'mcpkit', label: 'mcpkit', stdio: 'mcpkit-stdio.mjs', http: 'mcpkit-http.mjs', modes: MODES, install: 'tarball' },
+  // mcpkit/otel variants (docs/observability.md): only with --only naming them.
+  { id: 'mcpkit-otel-prop', label: 'mcpkit + otel propagation_only', optIn: true, stdio: 'mcpkit-otel-prop-stdio.mjs', http: 'mcpkit-otel-prop-http.mjs', modes: MODES },
+  { id: 'mcpkit-otel-native', label: 'mcpkit + otel native (no-op exporter)', optIn: true, stdio: 'mcpkit-otel-native-stdio.mjs', http: 'mcpkit-otel-native-http.mjs', modes: MODES },
   {
     id: 'sdk1',
     label: `SDK v1 ${v('@modelcontextprotocol/sdk')}`,
@@ -120,7 +124,7 @@ const ALL_LIBS = [
   },
 ];
 
-const libs = ALL_LIBS.filter((l) => (l.ref || !only || only.includes(l.id)) && (withPeers || !l.peer));
+const libs = ALL_LIBS.filter((l) => (l.ref || !only || only.includes(l.id)) && (withPeers || !l.peer) && (!l.optIn || only?.includes(l.id)));
 const log = (...a) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${a.join(' ')}\n`);
 
 process.on('exit', killAllStarted);

@@ -1,0 +1,5 @@
+// mcpkit over http with mcpkit/otel in propagation_only mode (bench variant).
+import { setUpOtel } from './mcpkit-otel.mjs';
+
+setUpOtel('propagation_only');
+await import('./mcpkit-http.mjs');
