@@ -47,7 +47,7 @@ const adversarial = [
   ['date://{year}-{month}-{day}', (n) => `date://${'1-'.repeat(n / 2)}/`],
   ['db://{schema}.{table}', (n) => `db://${'a.'.repeat(n / 2)}/`],
   ['x://{a}{b}{c}', (n) => `x://${'a'.repeat(n)}/`],
-  ['docs://{+section}/{+page}.md', (n) => `docs://${'a/'.repeat(n / 2)}x`],
+  ['docs://{+section}/{+page}.md', (n) => `docs://${'a/'.repeat(n / 2)}?.md`],
 ];
 for (const [template, make] of adversarial) {
   const t = new UriTemplate(template);

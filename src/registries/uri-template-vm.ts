@@ -20,6 +20,8 @@ const JUMP = 3;
 const SAVE = 4;
 const GUARD = 5;
 const MATCH = 6;
+/** RUN, repeated: consumes a run code unit and stays here, or (less preferred) goes on to the next instruction. */
+const STAR = 7;
 
 interface Instruction {
   op: number;
@@ -27,7 +29,7 @@ interface Instruction {
   a: number;
   /** SPLIT: the other target. */
   b: number;
-  /** RUN: code units (< 128) that end the run. */
+  /** RUN/STAR: code units (< 128) that end the run. */
   excluded: Uint8Array | undefined;
   /** GUARD: whether execution may go on at this position. */
   guard: ((uri: string, at: number) => boolean) | undefined;
@@ -127,11 +129,7 @@ export function compileProgram(nodes: readonly PatternNode[]): MatchProgram {
       case 'run': {
         const excluded = table(node.exclude);
         if (node.min === 1) emit(RUN, 0, 0, excluded);
-        const loopAt = code.length;
-        const loop = emit(SPLIT, loopAt + 1);
-        emit(RUN, 0, 0, excluded);
-        emit(JUMP, loopAt);
-        loop.b = code.length;
+        emit(STAR, 0, 0, excluded);
         if (atomic) emit(GUARD, 0, 0, undefined, (uri, at) => at >= uri.length || !inRun(excluded, uri.charCodeAt(at)));
         return;
       }
@@ -172,10 +170,20 @@ export interface MatchWork {
   steps: number;
 }
 
+/**
+ * The saves a thread made, newest first: a shared tail, so following a SAVE
+ * costs one small node, not a copy of every slot.
+ */
+interface Saved {
+  readonly slot: number;
+  readonly at: number;
+  readonly previous: Saved | undefined;
+}
+
 /** Alternatives alive at one position, in preference order. */
 class Threads {
   readonly pcs: Int32Array;
-  readonly captures: number[][] = [];
+  readonly captures: (Saved | undefined)[] = [];
   size = 0;
   constructor(length: number) {
     this.pcs = new Int32Array(length);
@@ -188,7 +196,7 @@ interface Scratch {
   current: Threads;
   next: Threads;
   readonly pcStack: number[];
-  readonly captureStack: number[][];
+  readonly captureStack: (Saved | undefined)[];
 }
 const scratches = new WeakMap<MatchProgram, Scratch>();
 
@@ -215,7 +223,7 @@ export function runProgram(program: MatchProgram, uri: string, work?: MatchWork)
   let steps = 0;
 
   // Follows jumps, splits, saves and guards from pc; queues what consumes input (or matches).
-  const add = (list: Threads, generation: number, startPc: number, startCaptures: number[], at: number): void => {
+  const add = (list: Threads, generation: number, startPc: number, startCaptures: Saved | undefined, at: number): void => {
     pcStack.push(startPc);
     captureStack.push(startCaptures);
     while (pcStack.length > 0) {
@@ -236,10 +244,8 @@ export function runProgram(program: MatchProgram, uri: string, work?: MatchWork)
           captureStack.push(captures, captures);
           break;
         case SAVE: {
-          const copy = captures.slice();
-          copy[instruction.a] = at;
           pcStack.push(pc + 1);
-          captureStack.push(copy);
+          captureStack.push({ slot: instruction.a, at, previous: captures });
           break;
         }
         case GUARD:
@@ -247,6 +253,13 @@ export function runProgram(program: MatchProgram, uri: string, work?: MatchWork)
             pcStack.push(pc + 1);
             captureStack.push(captures);
           }
+          break;
+        case STAR:
+          list.pcs[list.size] = pc;
+          list.captures[list.size] = captures;
+          list.size++;
+          pcStack.push(pc + 1);
+          captureStack.push(captures);
           break;
         default:
           list.pcs[list.size] = pc;
@@ -260,13 +273,17 @@ export function runProgram(program: MatchProgram, uri: string, work?: MatchWork)
   if (!uri.startsWith(prefix) || !uri.endsWith(suffix) || uri.length < prefix.length + suffix.length) return undefined;
   // The prefix is one CHAR instruction per code unit, from the first: step over it.
   current.size = 0;
-  add(current, prefix.length, prefix.length, new Array<number>(program.slots).fill(-1), prefix.length);
-  let result: number[] | undefined;
+  add(current, prefix.length, prefix.length, undefined, prefix.length);
+  let matched = false;
+  let saved: Saved | undefined;
   for (let at = prefix.length; current.size > 0; at++) {
     if (at === uri.length) {
-      for (let t = 0; t < current.size && result === undefined; t++) {
+      for (let t = 0; t < current.size && !matched; t++) {
         steps++;
-        if (code[current.pcs[t]!]!.op === MATCH) result = current.captures[t];
+        if (code[current.pcs[t]!]!.op === MATCH) {
+          matched = true;
+          saved = current.captures[t];
+        }
       }
       break;
     }
@@ -276,8 +293,10 @@ export function runProgram(program: MatchProgram, uri: string, work?: MatchWork)
       steps++;
       const pc = current.pcs[t]!;
       const instruction = code[pc]!;
-      const ok = instruction.op === CHAR ? c === instruction.a : instruction.op === RUN && inRun(instruction.excluded!, c);
-      if (ok) add(next, at + 1, pc + 1, current.captures[t]!, at + 1);
+      const op = instruction.op;
+      if (op === CHAR ? c === instruction.a : op !== MATCH && inRun(instruction.excluded!, c)) {
+        add(next, at + 1, op === STAR ? pc : pc + 1, current.captures[t], at + 1);
+      }
     }
     [current, next] = [next, current];
   }
@@ -285,5 +304,9 @@ export function runProgram(program: MatchProgram, uri: string, work?: MatchWork)
   scratch.current.captures.length = 0;
   scratch.next.captures.length = 0;
   if (work) work.steps += steps;
-  return result;
+  if (!matched) return undefined;
+  const slots = new Array<number>(program.slots).fill(-1);
+  // Newest first: each slot takes the last value saved on the matching path.
+  for (let node = saved; node !== undefined; node = node.previous) if (slots[node.slot] === -1) slots[node.slot] = node.at;
+  return slots;
 }
