@@ -70,7 +70,7 @@ export type { CompiledSchema, InferInput, InferOutput, JsonSchemaObject, SchemaI
 
 // Stores
 export { MemoryNotificationBus, type BusEvent, type NotificationBus } from './stores/bus.js';
-export { MemoryTaskStore, type MemoryTaskStoreOptions, type TaskInputRequest, type TaskPatch, type TaskRecord, type TaskStatus, type TaskStore } from './stores/tasks.js';
+export { MemoryTaskStore, TaskLimitError, type MemoryTaskStoreOptions, type TaskInputRequest, type TaskLimit, type TaskOwnership, type TaskPatch, type TaskRecord, type TaskStatus, type TaskStore } from './stores/tasks.js';
 
 // Authoring
 export { McpServer, type McpServerConfig } from './server/server.js';

@@ -42,6 +42,11 @@ export interface ProtocolOptions {
   requestStateTtlMs?: number;
   /** Where 2026-07-28 tasks (SEP-2663) live (default: a MemoryTaskStore per server). */
   taskStore?: TaskStore;
+  /**
+   * How long a 2026-07-28 task waits in `input_required` for one answer before it
+   * fails (default 10 minutes; a call's own `timeoutMs` wins).
+   */
+  taskInputTimeoutMs?: number;
 }
 
 export interface ProtocolHooks {

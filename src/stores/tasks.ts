@@ -18,6 +18,10 @@ export interface TaskInputRequest {
 
 export interface TaskRecord {
   readonly taskId: string;
+  /** Who is charged for the task (a principal, a remote address, or `anonymous`). */
+  readonly owner?: string;
+  /** The principal that created it (`principalOf(authInfo)`); only it may read or change the task. */
+  readonly principal?: string;
   status: TaskStatus;
   statusMessage?: string;
   /** ISO 8601. */
@@ -35,22 +39,47 @@ export interface TaskRecord {
   inputRequests?: Record<string, TaskInputRequest>;
 }
 
-type Mutable = Omit<TaskRecord, 'taskId' | 'createdAt' | 'lastUpdatedAt' | 'ttlMs'>;
+type Mutable = Omit<TaskRecord, 'taskId' | 'owner' | 'principal' | 'createdAt' | 'lastUpdatedAt' | 'ttlMs'>;
 /** Fields to change; a field set to `undefined` is removed. */
 export type TaskPatch = { [K in keyof Mutable]?: Mutable[K] | undefined };
 
+/** Who a new task belongs to. */
+export interface TaskOwnership {
+  /** The quota owner (`quotaOwnerOf(authInfo, remoteAddress)`). */
+  owner: string;
+  /** The principal the task is bound to (`principalOf(authInfo)`), if authenticated. */
+  principal?: string | undefined;
+}
+
+/** Which limit a refused `create` or `update` hit (the option of the same name). */
+export type TaskLimit = 'maxTasks' | 'maxTasksPerOwner' | 'maxBytes' | 'maxBytesPerOwner' | 'maxTaskBytes';
+
+/** A store refused to hold more: the caller gets a clear error, nothing else is evicted. */
+export class TaskLimitError extends Error {
+  override readonly name = 'TaskLimitError';
+  constructor(
+    readonly limit: TaskLimit,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /**
  * Contract:
- * - `create` stores a new `working` task and answers it; once it answered,
- *   `get` of that id resolves (the task is durably created).
+ * - `create` stores a new `working` task for `ownership` and answers it; once it
+ *   answered, `get` of that id resolves (the task is durably created). It throws
+ *   a TaskLimitError when the owner (or the whole store) is at its limit.
  * - `get` of an unknown or expired id answers `undefined`.
  * - `update` applies a patch and answers the new record; a terminal task
  *   (`completed`, `failed`, `cancelled`) never changes again, and `update`
- *   answers it unchanged. Unknown ids answer `undefined`.
- * - Storage is bounded; a task stays readable at least `ttlMs` after its last change.
+ *   answers it unchanged. Unknown ids answer `undefined`. A patch that would put
+ *   the task or its owner over a byte limit throws a TaskLimitError and changes nothing.
+ * - Storage is bounded in count and bytes, per owner and in total. Nothing is ever
+ *   evicted to make room: a task stays readable at least `ttlMs` after its last change.
  */
 export interface TaskStore {
-  create(): MaybePromise<TaskRecord>;
+  create(ownership?: TaskOwnership): MaybePromise<TaskRecord>;
   get(taskId: string): MaybePromise<TaskRecord | undefined>;
   update(taskId: string, patch: TaskPatch): MaybePromise<TaskRecord | undefined>;
 }
@@ -60,8 +89,16 @@ export interface MemoryTaskStoreOptions {
   ttlMs?: number;
   /** The polling interval suggested to clients, in ms (positive integer; default 250). */
   pollIntervalMs?: number;
-  /** Most tasks kept at once (default 10 000); the oldest finished ones go first. */
+  /** Most tasks kept at once, all owners together (default 10 000). */
   maxTasks?: number;
+  /** Most tasks one owner may have at once, running or finished but unexpired (default 256). */
+  maxTasksPerOwner?: number;
+  /** Most bytes kept, all owners together (default 64 MiB). */
+  maxBytes?: number;
+  /** Most bytes one owner's tasks may hold (default 8 MiB). */
+  maxBytesPerOwner?: number;
+  /** Largest single task: its result, error or pending questions, as JSON (default 1 MiB). */
+  maxTaskBytes?: number;
 }
 
 function positiveInteger(value: number, name: string): number {
@@ -69,29 +106,110 @@ function positiveInteger(value: number, name: string): number {
   return value;
 }
 
-/** Tasks in a Map; expired ones are dropped when read and in a sweep before each create. */
+/** What every record costs besides its payload (ids, timestamps, map entry). */
+const RECORD_OVERHEAD = 512;
+/**
+ * Payload every task is charged for up front, so that ending it (a short error,
+ * a small result) never needs more quota: a task can always be finished.
+ */
+const PREPAID_PAYLOAD = 1024;
+
+function jsonBytes(value: unknown): number {
+  if (value === undefined) return 0;
+  try {
+    return Buffer.byteLength(JSON.stringify(value) ?? '');
+  } catch {
+    // Cyclic, BigInt or too deep: it cannot be kept (nor sent).
+    return Number.POSITIVE_INFINITY;
+  }
+}
+
+/** What a client or handler can make large in a record: result, error, pending questions, status message (JSON bytes). */
+export function taskPayloadBytes(record: TaskRecord): number {
+  return Buffer.byteLength(record.statusMessage ?? '') + jsonBytes(record.result) + jsonBytes(record.error) + jsonBytes(record.inputRequests);
+}
+
+/** The bytes a record is charged: its payload plus a fixed overhead. */
+export function taskRecordBytes(record: TaskRecord): number {
+  return RECORD_OVERHEAD + PREPAID_PAYLOAD + (record.owner?.length ?? 0) + (record.principal?.length ?? 0) + Math.max(0, taskPayloadBytes(record) - PREPAID_PAYLOAD);
+}
+
+const MiB = 1024 * 1024;
+
+interface Entry {
+  record: TaskRecord;
+  touched: number;
+  bytes: number;
+}
+
+/**
+ * Tasks in a Map, with count and byte totals per owner; expired ones are dropped
+ * when read and in a sweep before each create. Nothing unexpired is ever evicted.
+ */
 export class MemoryTaskStore implements TaskStore {
   readonly ttlMs: number;
   readonly pollIntervalMs: number;
   readonly maxTasks: number;
-  readonly #tasks = new Map<string, { record: TaskRecord; touched: number }>();
+  readonly maxTasksPerOwner: number;
+  readonly maxBytes: number;
+  readonly maxBytesPerOwner: number;
+  readonly maxTaskBytes: number;
+  readonly #tasks = new Map<string, Entry>();
+  readonly #owners = new Map<string, { count: number; bytes: number }>();
+  #bytes = 0;
 
   constructor(options: MemoryTaskStoreOptions = {}) {
     this.ttlMs = positiveInteger(options.ttlMs ?? 60_000, 'ttlMs');
     this.pollIntervalMs = positiveInteger(options.pollIntervalMs ?? 250, 'pollIntervalMs');
     this.maxTasks = positiveInteger(options.maxTasks ?? 10_000, 'maxTasks');
+    this.maxTasksPerOwner = positiveInteger(options.maxTasksPerOwner ?? 256, 'maxTasksPerOwner');
+    this.maxBytes = positiveInteger(options.maxBytes ?? 64 * MiB, 'maxBytes');
+    this.maxBytesPerOwner = positiveInteger(options.maxBytesPerOwner ?? 8 * MiB, 'maxBytesPerOwner');
+    this.maxTaskBytes = positiveInteger(options.maxTaskBytes ?? MiB, 'maxTaskBytes');
   }
 
   get size(): number {
     return this.#tasks.size;
   }
 
-  create(): TaskRecord {
+  /** Bytes held, all owners together. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** Tasks and bytes held by one owner. */
+  usage(owner: string): { count: number; bytes: number } {
+    const usage = this.#owners.get(owner);
+    return { count: usage?.count ?? 0, bytes: usage?.bytes ?? 0 };
+  }
+
+  create(ownership: TaskOwnership = { owner: 'anonymous' }): TaskRecord {
     this.#sweep();
-    if (this.#tasks.size >= this.maxTasks) throw new Error(`MemoryTaskStore: full (${this.maxTasks} unfinished tasks)`);
+    const { owner, principal } = ownership;
+    const usage = this.usage(owner);
+    if (usage.count >= this.maxTasksPerOwner) {
+      throw new TaskLimitError('maxTasksPerOwner', `Too many tasks: this client already has ${usage.count} tasks (the limit is ${this.maxTasksPerOwner}); wait for them to finish and expire, or cancel some`);
+    }
     const now = new Date().toISOString();
-    const record: TaskRecord = { taskId: randomUUID(), status: 'working', createdAt: now, lastUpdatedAt: now, ttlMs: this.ttlMs, pollIntervalMs: this.pollIntervalMs };
-    this.#tasks.set(record.taskId, { record, touched: Date.now() });
+    const record: TaskRecord = {
+      taskId: randomUUID(),
+      owner,
+      ...(principal !== undefined && { principal }),
+      status: 'working',
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs: this.ttlMs,
+      pollIntervalMs: this.pollIntervalMs,
+    };
+    const bytes = taskRecordBytes(record);
+    if (usage.bytes + bytes > this.maxBytesPerOwner) {
+      throw new TaskLimitError('maxBytesPerOwner', `Too many tasks: this client's tasks hold ${usage.bytes} bytes (the limit is ${this.maxBytesPerOwner}); wait for them to expire, or cancel some`);
+    }
+    if (this.#tasks.size >= this.maxTasks || this.#bytes + bytes > this.maxBytes) {
+      throw new TaskLimitError(this.#tasks.size >= this.maxTasks ? 'maxTasks' : 'maxBytes', 'The task store is full; retry after some tasks expire');
+    }
+    this.#tasks.set(record.taskId, { record, touched: Date.now(), bytes });
+    this.#charge(owner, 1, bytes);
     return { ...record };
   }
 
@@ -99,7 +217,7 @@ export class MemoryTaskStore implements TaskStore {
     const entry = this.#tasks.get(taskId);
     if (entry === undefined) return undefined;
     if (this.#expired(entry, Date.now())) {
-      this.#tasks.delete(taskId);
+      this.#drop(taskId, entry);
       return undefined;
     }
     return { ...entry.record };
@@ -115,23 +233,46 @@ export class MemoryTaskStore implements TaskStore {
       else next[key] = value;
     }
     next['lastUpdatedAt'] = new Date().toISOString();
-    entry.record = next as unknown as TaskRecord;
+    const record = next as unknown as TaskRecord;
+    const payload = taskPayloadBytes(record);
+    if (payload > this.maxTaskBytes) {
+      throw new TaskLimitError('maxTaskBytes', payload === Number.POSITIVE_INFINITY ? 'The task could not be stored: its content cannot be serialised as JSON' : `The task is too large to keep: ${payload} bytes (the limit is ${this.maxTaskBytes})`);
+    }
+    const bytes = taskRecordBytes(record);
+    const delta = bytes - entry.bytes;
+    const owner = record.owner ?? 'anonymous';
+    if (delta > 0 && this.usage(owner).bytes + delta > this.maxBytesPerOwner) {
+      throw new TaskLimitError('maxBytesPerOwner', `The task could not be stored: this client's tasks would hold more than ${this.maxBytesPerOwner} bytes`);
+    }
+    if (delta > 0 && this.#bytes + delta > this.maxBytes) throw new TaskLimitError('maxBytes', 'The task could not be stored: the task store is full');
+    entry.record = record;
     entry.touched = Date.now();
-    return { ...entry.record };
+    entry.bytes = bytes;
+    this.#charge(owner, 0, delta);
+    return { ...record };
   }
 
-  #expired(entry: { record: TaskRecord; touched: number }, now: number): boolean {
+  #charge(owner: string, count: number, bytes: number): void {
+    const usage = this.#owners.get(owner) ?? { count: 0, bytes: 0 };
+    usage.count += count;
+    usage.bytes += bytes;
+    this.#bytes += bytes;
+    if (usage.count <= 0) this.#owners.delete(owner);
+    else this.#owners.set(owner, usage);
+  }
+
+  #drop(taskId: string, entry: Entry): void {
+    this.#tasks.delete(taskId);
+    this.#charge(entry.record.owner ?? 'anonymous', -1, -entry.bytes);
+  }
+
+  #expired(entry: Entry, now: number): boolean {
     return TERMINAL_STATUSES.has(entry.record.status) && now - entry.touched >= entry.record.ttlMs;
   }
 
-  /** Drops expired tasks; when still full, the finished task changed longest ago. */
+  /** Drops expired tasks (and only those). */
   #sweep(): void {
     const now = Date.now();
-    let oldest: { id: string; touched: number } | undefined;
-    for (const [id, entry] of this.#tasks) {
-      if (this.#expired(entry, now)) this.#tasks.delete(id);
-      else if (TERMINAL_STATUSES.has(entry.record.status) && (oldest === undefined || entry.touched < oldest.touched)) oldest = { id, touched: entry.touched };
-    }
-    if (this.#tasks.size >= this.maxTasks && oldest !== undefined) this.#tasks.delete(oldest.id);
+    for (const [id, entry] of this.#tasks) if (this.#expired(entry, now)) this.#drop(id, entry);
   }
 }

@@ -300,14 +300,13 @@ describe('MemoryTaskStore', () => {
     expect(store.get(task.taskId)).toBeUndefined();
   });
 
-  it('is bounded: a full store drops the oldest finished task, and refuses when all are running', () => {
+  it('is bounded and never evicts: a full store refuses and keeps the finished task', () => {
     const store = new MemoryTaskStore({ maxTasks: 2 });
     const a = store.create();
     store.update(a.taskId, { status: 'cancelled' });
     store.create();
-    store.create();
-    expect(store.get(a.taskId)).toBeUndefined();
-    expect(store.size).toBe(2);
     expect(() => store.create()).toThrow(/full/);
+    expect(store.get(a.taskId)?.status).toBe('cancelled');
+    expect(store.size).toBe(2);
   });
 });

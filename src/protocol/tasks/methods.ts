@@ -4,6 +4,7 @@ import { invalidParams } from '../errors.js';
 import type { McpProtocolHandler } from '../handler.js';
 import { plausibleAnswer } from '../mrtr.js';
 import type { RequestContext } from '../context.js';
+import { principalOf } from '../principal.js';
 import { modernOnly, optionalObject, requireString, type MethodEntry } from '../methods/shared.js';
 import { detailedTask, requireTasksExtension, taskRuntime } from './runtime.js';
 
@@ -11,7 +12,8 @@ async function findTask(params: Record<string, unknown>, context: RequestContext
   requireTasksExtension(context.client.capabilities);
   const taskId = requireString(params, 'taskId');
   const record = await taskRuntime(handler).store.get(taskId);
-  if (record === undefined) throw invalidParams(`Invalid params: unknown task "${taskId}" (it never existed, or it expired)`);
+  // Tasks are bound to the principal that created them: another's task looks exactly like an unknown one.
+  if (record === undefined || record.principal !== principalOf(context.authInfo)) throw invalidParams(`Invalid params: unknown task "${taskId}" (it never existed, or it expired)`);
   return record;
 }
 

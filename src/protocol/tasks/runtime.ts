@@ -3,8 +3,8 @@
  * running the tool in the background with its own abort signal, and keeping
  * the task record in the TaskStore up to date (status, pending input, result).
  */
-import { ErrorCode, isJsonRpcProtocolError } from '../../jsonrpc/errors.js';
-import { MemoryTaskStore, TERMINAL_STATUSES, type TaskInputRequest, type TaskRecord, type TaskStore } from '../../stores/tasks.js';
+import { ErrorCode, isJsonRpcProtocolError, JsonRpcProtocolError } from '../../jsonrpc/errors.js';
+import { MemoryTaskStore, TaskLimitError, TERMINAL_STATUSES, type TaskInputRequest, type TaskPatch, type TaskRecord, type TaskStore } from '../../stores/tasks.js';
 import { LazyAbort } from '../abort.js';
 import { RequestContext, type ClientRequestOptions, type InputBroker } from '../context.js';
 import type { McpProtocolHandlerDeps } from '../deps.js';
@@ -13,6 +13,7 @@ import { MissingClientCapabilityError } from '../errors.js';
 import type { McpProtocolHandler } from '../handler.js';
 import type { ClientCapabilities, CreateMessageParams, ElicitParams, ServerCapabilities } from '../types.js';
 import { isPlainObject } from '../../jsonrpc/message.js';
+import { principalOf, quotaOwnerOf } from '../principal.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
@@ -33,6 +34,26 @@ export class TaskCancelledError extends Error {
   }
 }
 
+/** A task waited for input longer than its timeout: it ends `failed` with this error. */
+export class TaskInputTimeoutError extends JsonRpcProtocolError {
+  constructor(method: string, timeoutMs: number) {
+    super(ErrorCode.InternalError, `Task input timed out: the client did not answer ${method} within ${timeoutMs} ms (taskInputTimeoutMs), so the task failed`, { timeoutMs });
+  }
+}
+
+/** How long a task waits for an answer to one question, unless the call sets its own timeoutMs. */
+export const DEFAULT_TASK_INPUT_TIMEOUT_MS = 600_000;
+
+/** A store limit as the JSON-RPC error the caller sees. */
+function limitError(error: TaskLimitError): JsonRpcProtocolError {
+  return new JsonRpcProtocolError(ErrorCode.InternalError, error.message, { limit: error.limit });
+}
+
+/** The remote address a transport reported, if any (HTTP adapters pass it with the request). */
+function remoteAddressOf(context: RequestContext): string | undefined {
+  const address = (context.requestInfo as { remoteAddress?: unknown } | undefined)?.remoteAddress;
+  return typeof address === 'string' ? address : undefined;
+}
 
 export function clientDeclaresTasks(capabilities: ClientCapabilities): boolean {
   const extensions = capabilities.extensions;
@@ -57,6 +78,8 @@ interface Waiter {
   readonly request: TaskInputRequest;
   resolve(answer: unknown): void;
   reject(error: Error): void;
+  /** Stops the timeout without settling. */
+  dispose(): void;
 }
 
 /** A task whose handler runs in this process. */
@@ -76,31 +99,44 @@ export class TaskRuntime {
   readonly #live = new Map<string, LiveTask>();
   readonly #deps: McpProtocolHandlerDeps;
 
+  readonly inputTimeoutMs: number;
+
   constructor(deps: McpProtocolHandlerDeps) {
     this.#deps = deps;
     this.store = deps.options?.taskStore ?? new MemoryTaskStore();
+    this.inputTimeoutMs = deps.options?.taskInputTimeoutMs ?? DEFAULT_TASK_INPUT_TIMEOUT_MS;
   }
 
   live(taskId: string): LiveTask | undefined {
     return this.#live.get(taskId);
   }
 
-  async create(abort: LazyAbort): Promise<{ record: TaskRecord; live: LiveTask }> {
-    const record = await this.store.create();
+  /** Creates a task charged to the caller's quota and bound to its principal. */
+  async create(abort: LazyAbort, context: RequestContext): Promise<{ record: TaskRecord; live: LiveTask }> {
+    let record: TaskRecord;
+    try {
+      record = await this.store.create({ owner: quotaOwnerOf(context.authInfo, remoteAddressOf(context)), principal: principalOf(context.authInfo) });
+    } catch (error) {
+      throw error instanceof TaskLimitError ? limitError(error) : error;
+    }
     const live: LiveTask = { abort, waiting: new Map(), counters: {}, writes: Promise.resolve() };
     this.#live.set(record.taskId, live);
     return { record, live };
   }
 
-  /** Queues a store write after this task's earlier ones; answers when it is done. */
-  write(taskId: string, live: LiveTask | undefined, build: () => Parameters<TaskStore['update']>[1]): Promise<void> {
+  /** Queues a store write after this task's earlier ones; answers (or fails) when it is done. */
+  write(taskId: string, live: LiveTask | undefined, build: () => TaskPatch): Promise<void> {
     const run = async (): Promise<void> => {
       await this.store.update(taskId, build());
     };
     if (live === undefined) return run();
-    const next = live.writes.then(run).catch((error: unknown) => this.#deps.logger?.error?.('mcpkit: task store update failed', error));
-    live.writes = next;
+    const next = live.writes.then(run);
+    live.writes = next.catch(() => undefined);
     return next;
+  }
+
+  #logged(write: Promise<void>): void {
+    write.catch((error: unknown) => this.#deps.logger?.error?.('mcpkit: task store update failed', error));
   }
 
   /** Publishes what the task waits for: input_required with the pending keys, or working again. */
@@ -113,23 +149,61 @@ export class TaskRuntime {
     });
   }
 
-  /** A call to ctx.elicit/sample/listRoots inside a running task: waits for `tasks/update`. */
+  /**
+   * A call to ctx.elicit/sample/listRoots inside a running task: waits for
+   * `tasks/update`. A question too large to store fails the call; no answer in
+   * time fails the whole task.
+   */
   waitForInput(taskId: string, live: LiveTask, method: string, params: Record<string, unknown>, options: ClientRequestOptions): Promise<unknown> {
     if (live.abort.aborted) return Promise.reject(live.abort.reason instanceof Error ? live.abort.reason : new TaskCancelledError());
     const kind = KIND[method] ?? 'input';
     const n = (live.counters[kind] = (live.counters[kind] ?? 0) + 1);
     const key = options.key ?? `${kind}_${n}`;
+    const timeoutMs = options.timeoutMs ?? this.inputTimeoutMs;
     return new Promise<unknown>((resolve, reject) => {
-      live.waiting.set(key, { request: { method, params }, resolve, reject });
-      void this.publishWaiting(taskId, live);
+      const timer = setTimeout(() => this.#fail(taskId, live, new TaskInputTimeoutError(method, timeoutMs)), timeoutMs);
+      (timer as { unref?: () => void }).unref?.();
+      const waiter: Waiter = {
+        request: { method, params },
+        resolve: (answer) => {
+          clearTimeout(timer);
+          resolve(answer);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+        dispose: () => clearTimeout(timer),
+      };
+      live.waiting.set(key, waiter);
+      this.publishWaiting(taskId, live).catch((error: unknown) => {
+        if (live.waiting.get(key) !== waiter) return;
+        live.waiting.delete(key);
+        waiter.reject(error instanceof TaskLimitError ? limitError(error) : error instanceof Error ? error : new Error(String(error)));
+        this.#logged(this.publishWaiting(taskId, live));
+      });
     });
   }
 
-  /** The handler settled: the task ends completed or failed (a cancelled task stays cancelled). */
-  settle(taskId: string, live: LiveTask, outcome: { result: unknown } | { error: unknown }, handler: McpProtocolHandler): Promise<void> {
+  /** Ends a running task `failed` with `error`: aborts its handler and drops its pending input. */
+  #fail(taskId: string, live: LiveTask, error: JsonRpcProtocolError): void {
+    if (this.#live.get(taskId) !== live) return;
     this.#live.delete(taskId);
-    if (live.abort.reason instanceof TaskCancelledError) return Promise.resolve();
-    return this.write(taskId, live, () => {
+    live.abort.abort(error);
+    for (const waiter of live.waiting.values()) waiter.reject(error);
+    live.waiting.clear();
+    const wire = { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) };
+    this.#logged(this.write(taskId, live, () => ({ status: 'failed', error: wire, inputRequests: undefined })));
+  }
+
+  /** The handler settled: the task ends completed or failed (a cancelled or timed-out task stays as it is). */
+  settle(taskId: string, live: LiveTask, outcome: { result: unknown } | { error: unknown }, handler: McpProtocolHandler): Promise<void> {
+    if (this.#live.get(taskId) !== live) return Promise.resolve();
+    this.#live.delete(taskId);
+    // Questions the handler left unanswered stop counting toward the timeout.
+    for (const waiter of live.waiting.values()) waiter.dispose();
+    live.waiting.clear();
+    const final = (): TaskPatch => {
       if ('result' in outcome) {
         const result = isPlainObject(outcome.result) ? { ...outcome.result, resultType: 'complete' } : { resultType: 'complete' };
         return { status: 'completed', result, inputRequests: undefined };
@@ -139,7 +213,14 @@ export class TaskRuntime {
         ? { code: mapped.code, message: mapped.message, ...(mapped.data !== undefined && { data: mapped.data }) }
         : { code: ErrorCode.InternalError, message: 'Internal error' };
       return { status: 'failed', error, inputRequests: undefined };
+    };
+    const written = this.write(taskId, live, final).catch((error: unknown) => {
+      if (!(error instanceof TaskLimitError)) throw error;
+      // The outcome cannot be kept (too large, or the owner is out of bytes): the task fails saying so.
+      return this.write(taskId, live, () => ({ status: 'failed', error: { code: ErrorCode.InternalError, message: error.message, data: { limit: error.limit } }, inputRequests: undefined }));
     });
+    this.#logged(written);
+    return written.catch(() => undefined);
   }
 
   /** `tasks/cancel`: aborts the handler and ends the task cancelled (a finished task stays as it is). */
@@ -229,7 +310,7 @@ export async function callToolAsTask(
       task === undefined ? throughRequest(context, method, params, requestOptions) : runtime.waitForInput(task.record.taskId, task.live, method, params, requestOptions),
   };
   const commit = async (): Promise<Record<string, unknown>> => {
-    task = await runtime.create(abort);
+    task = await runtime.create(abort, context);
     return { ...taskFields(task.record), resultType: 'task' };
   };
   let startTask: (() => Promise<void>) | undefined;
