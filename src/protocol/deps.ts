@@ -47,6 +47,10 @@ export interface ProtocolOptions {
    * fails (default 10 minutes; a call's own `timeoutMs` wins).
    */
   taskInputTimeoutMs?: number;
+  /** Most resources one legacy session (or one `subscriptions/listen` stream) may subscribe to (default 1000). */
+  maxSubscriptionsPerSession?: number;
+  /** Most bytes (UTF-8 URIs) those subscriptions may hold (default 256 KiB). */
+  maxSubscriptionBytesPerSession?: number;
 }
 
 export interface ProtocolHooks {

@@ -10,6 +10,7 @@ import { methodTable, type MethodEntry } from './methods/index.js';
 import { runMiddleware } from './middleware.js';
 import { InputRequiredSignal, MrtrBroker } from './mrtr.js';
 import { OutboundRequests } from './outbound.js';
+import { SubscriptionSet } from './subscription-set.js';
 import type { McpProtocolHandlerDeps } from './deps.js';
 import { isModernMessage, resolveEra, type EraInfo } from './era.js';
 import type { LoggingLevel, ServerCapabilities } from './types.js';
@@ -58,7 +59,7 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
   readonly #unsubscribe: (() => void) | undefined;
   // Created on first use: an idle session costs a few hundred bytes.
   #outbound: OutboundRequests | undefined;
-  #subscriptions: Set<string> | undefined;
+  #subscriptions: SubscriptionSet | undefined;
   #inFlight: Map<JsonRpcId, LazyAbort> | undefined;
   /** In-flight requests of a stateless connection, where ids are not unique. */
   #anonymous: Set<LazyAbort> | undefined;
@@ -86,8 +87,8 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
   }
 
   /** Resource URIs this (legacy) connection subscribed to. */
-  get subscriptions(): Set<string> {
-    return (this.#subscriptions ??= new Set());
+  get subscriptions(): SubscriptionSet {
+    return (this.#subscriptions ??= new SubscriptionSet());
   }
 
   get clientRequestTimeoutMs(): number {
@@ -305,6 +306,8 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
     this.#unsubscribe?.();
     for (const controller of [...(this.#inFlight?.values() ?? []), ...(this.#anonymous ?? [])]) controller.abort(new ConnectionClosedError(reason));
     this.#outbound?.rejectAll(reason);
+    // The session's subscriptions end with it.
+    this.#subscriptions?.clear();
     this.#onClose?.(this);
     if (!this.stateless) publishSessionEnd({ connection: this, sessionId: this.sessionId, transport: this.transport, protocolVersion: this.session?.protocolVersion, reason });
   }

@@ -1,9 +1,9 @@
 import { complete } from './completion.js';
 import { discover, initialize, ping, setLevel } from './lifecycle.js';
 import { getPrompt, listPrompts } from './prompts.js';
-import { listResources, listTemplates, readResource, subscribe, unsubscribe } from './resources.js';
+import { listResources, listTemplates, readResource } from './resources.js';
 import type { MethodEntry } from './shared.js';
-import { listen } from './subscriptions.js';
+import { listen, subscribe, unsubscribe } from './subscriptions.js';
 import { callTool, listTools } from './tools.js';
 import { cancelTask, getTask, updateTask } from '../tasks/methods.js';
 

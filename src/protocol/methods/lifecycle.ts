@@ -1,10 +1,11 @@
 import { invalidParams } from '../errors.js';
 import { optionalObject, legacyOnly, modernOnly, type MethodEntry } from './shared.js';
 import { serverInfoOf } from '../metadata.js';
-import type { ClientCapabilities, Implementation } from '../types.js';
+import type { ClientCapabilities, Implementation, ServerCapabilities } from '../types.js';
 import { isLegacyVersion, negotiateLegacyVersion, SUPPORTED_VERSIONS, type ProtocolVersion } from '../versions.js';
 import { acceptedModernVersions, legacySession } from '../era.js';
 import { withTasksExtension } from '../tasks/runtime.js';
+import { refuseWithoutSession } from './subscriptions.js';
 
 export const initialize: MethodEntry = {
   available: legacyOnly,
@@ -27,13 +28,20 @@ export const initialize: MethodEntry = {
     }
     const result: Record<string, unknown> = {
       protocolVersion,
-      capabilities: metadata.capabilities,
+      capabilities: handler.stateless ? withoutSubscribe(metadata.capabilities) : metadata.capabilities,
       serverInfo: serverInfoOf(metadata),
     };
     if (metadata.instructions !== undefined) result['instructions'] = metadata.instructions;
     return result;
   },
 };
+
+/** A stateless endpoint keeps no subscriptions, so it does not offer them. */
+function withoutSubscribe(capabilities: ServerCapabilities): ServerCapabilities {
+  if (capabilities.resources?.subscribe === undefined) return capabilities;
+  const { subscribe: _dropped, ...resources } = capabilities.resources;
+  return { ...capabilities, resources };
+}
 
 /** Results that must be exactly `{}`: a fresh object each time so nobody can taint a shared one. */
 export const ping: MethodEntry = {
@@ -43,7 +51,9 @@ export const ping: MethodEntry = {
 
 export const setLevel: MethodEntry = {
   available: (handler, era) => legacyOnly(handler, era) && handler.deps.getMetadata().capabilities.logging !== undefined,
-  handle(params, _context, handler) {
+  handle(params, context, handler) {
+    // The shared stateless connection would apply one client's level to every client.
+    refuseWithoutSession(handler, context.method);
     handler.setSessionLogLevel(params['level']);
     return {};
   },

@@ -1,9 +1,8 @@
 import type { McpResourceRegistry } from '../../registries/resources.js';
 import type { McpReadResult, McpResource, McpResourceTemplate } from '../../registries/types.js';
 import type { RequestContext } from '../context.js';
-import { invalidParams } from '../errors.js';
 import { paginate } from '../pagination.js';
-import { cachedView, capability, legacyOnly, permitted, pick, requireString, type MethodEntry } from './shared.js';
+import { cachedView, capability, permitted, pick, requireString, type MethodEntry } from './shared.js';
 
 type Registry = McpResourceRegistry<RequestContext>;
 const RESOURCE_FIELDS = ['title', 'description', 'mimeType', 'size', 'icons', 'annotations', '_meta'] as const;
@@ -66,18 +65,3 @@ export const readResource: MethodEntry = {
     return toReadResult(uri, value, mimeType);
   },
 };
-
-function subscription(action: 'add' | 'delete'): MethodEntry {
-  return {
-    available: (handler, era) => legacyOnly(handler, era) && handler.deps.getMetadata().capabilities.resources?.subscribe === true,
-    handle(params, _context, handler) {
-      const uri = requireString(params, 'uri');
-      if (uri.length === 0) throw invalidParams('Invalid params: "uri" must not be empty');
-      handler.subscriptions[action](uri);
-      return {};
-    },
-  };
-}
-
-export const subscribe = subscription('add');
-export const unsubscribe = subscription('delete');

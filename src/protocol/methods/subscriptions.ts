@@ -1,7 +1,11 @@
+import { ErrorCode, JsonRpcProtocolError } from '../../jsonrpc/errors.js';
+import { McpResourceNotFoundError } from '../../registries/errors.js';
 import type { BusEvent } from '../../stores/bus.js';
 import { invalidParams } from '../errors.js';
 import type { McpProtocolHandler } from '../handler.js';
-import { modernOnly, optionalObject, type MethodEntry } from './shared.js';
+import { DEFAULT_MAX_SUBSCRIPTION_BYTES, DEFAULT_MAX_SUBSCRIPTIONS, SubscriptionSet, type SubscriptionLimits } from '../subscription-set.js';
+import { revision, type ProtocolVersion } from '../versions.js';
+import { legacyOnly, modernOnly, optionalObject, requireString, type MethodEntry } from './shared.js';
 
 export const META_SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 
@@ -12,6 +16,63 @@ interface Filter {
   resourceSubscriptions?: string[];
 }
 
+/** The longest URI one may subscribe to when the registry names no limit of its own. */
+const DEFAULT_MAX_URI_LENGTH = 8192;
+
+export function subscriptionLimits(handler: McpProtocolHandler): SubscriptionLimits {
+  const options = handler.deps.options;
+  return {
+    maxSubscriptions: options?.maxSubscriptionsPerSession ?? DEFAULT_MAX_SUBSCRIPTIONS,
+    maxSubscriptionBytes: options?.maxSubscriptionBytesPerSession ?? DEFAULT_MAX_SUBSCRIPTION_BYTES,
+  };
+}
+
+/** Throws the revision's resource-not-found error unless `uri` names a resource (static or templated). */
+function requireResource(handler: McpProtocolHandler, uri: string, version: ProtocolVersion): void {
+  const registry = handler.deps.resources;
+  if (registry.isEnabled(uri)) return;
+  const maxLength = (registry as { maxUriLength?: number }).maxUriLength ?? DEFAULT_MAX_URI_LENGTH;
+  if (uri.length > maxLength) {
+    // Not echoed back: the message says how long it was.
+    throw new JsonRpcProtocolError(revision(version).resourceNotFoundCode, `Resource URI too long: ${uri.length} characters, more than the limit of ${maxLength} (maxUriLength)`, { maxUriLength: maxLength });
+  }
+  if (registry.templates.match(uri) === undefined) throw new McpResourceNotFoundError(uri);
+}
+
+function noSessionState(method: string): JsonRpcProtocolError {
+  return new JsonRpcProtocolError(
+    ErrorCode.MethodNotFound,
+    `Method not found: ${method} is not available on this stateless endpoint, which keeps nothing between requests; use an endpoint with sessions (stateless: false), or 2026-07-28 ${method === 'logging/setLevel' ? 'per-request log levels' : 'subscriptions/listen'}`,
+  );
+}
+
+/** On the shared stateless connection a session-scoped setting would be kept for every client: refuse it. */
+export function refuseWithoutSession(handler: McpProtocolHandler, method: string): void {
+  if (handler.stateless) throw noSessionState(method);
+}
+
+function subscription(action: 'add' | 'delete'): MethodEntry {
+  return {
+    available: (handler, era) => legacyOnly(handler, era) && handler.deps.getMetadata().capabilities.resources?.subscribe === true,
+    handle(params, context, handler) {
+      refuseWithoutSession(handler, context.method);
+      const uri = requireString(params, 'uri');
+      if (uri.length === 0) throw invalidParams('Invalid params: "uri" must not be empty');
+      if (action === 'delete') {
+        handler.subscriptions.delete(uri);
+        return {};
+      }
+      requireResource(handler, uri, context.protocolVersion);
+      handler.subscriptions.add(uri, subscriptionLimits(handler));
+      return {};
+    },
+  };
+}
+
+/** `resources/subscribe` (legacy sessions): a known resource, within the session's limits. */
+export const subscribe = subscription('add');
+export const unsubscribe = subscription('delete');
+
 /** The part of the client's filter this server can honour, given what it declared. */
 function honoured(handler: McpProtocolHandler, requested: Record<string, unknown>): Filter {
   const caps = handler.deps.getMetadata().capabilities;
@@ -21,7 +82,11 @@ function honoured(handler: McpProtocolHandler, requested: Record<string, unknown
   if (requested['resourcesListChanged'] === true && caps.resources?.listChanged === true) filter.resourcesListChanged = true;
   const uris = requested['resourceSubscriptions'];
   if (Array.isArray(uris) && caps.resources?.subscribe === true) {
-    filter.resourceSubscriptions = uris.filter((u): u is string => typeof u === 'string');
+    // Held for the stream's lifetime: bounded like a session's subscriptions.
+    const held = new SubscriptionSet();
+    const limits = subscriptionLimits(handler);
+    for (const uri of uris) if (typeof uri === 'string') held.add(uri, limits);
+    filter.resourceSubscriptions = uris.filter((u): u is string => typeof u === 'string' && held.has(u));
   }
   return filter;
 }
