@@ -51,6 +51,10 @@ export interface ProtocolOptions {
   maxSubscriptionsPerSession?: number;
   /** Most bytes (UTF-8 URIs) those subscriptions may hold (default 256 KiB). */
   maxSubscriptionBytesPerSession?: number;
+  /** Most server→client requests (elicitation, sampling, roots) awaiting an answer per legacy session (default 64). */
+  maxPendingClientRequests?: number;
+  /** Most bytes (JSON params) those requests may hold (default 1 MiB). */
+  maxPendingClientRequestBytes?: number;
 }
 
 export interface ProtocolHooks {

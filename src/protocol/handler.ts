@@ -83,7 +83,8 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
 
   /** Server→client requests of this connection. */
   get outbound(): OutboundRequests {
-    return (this.#outbound ??= new OutboundRequests());
+    const options = this.deps.options;
+    return (this.#outbound ??= new OutboundRequests({ maxPending: options?.maxPendingClientRequests, maxPendingBytes: options?.maxPendingClientRequestBytes }));
   }
 
   /** Resource URIs this (legacy) connection subscribed to. */

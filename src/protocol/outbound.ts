@@ -1,4 +1,4 @@
-import { JsonRpcProtocolError } from '../jsonrpc/errors.js';
+import { ErrorCode, JsonRpcProtocolError } from '../jsonrpc/errors.js';
 import type { JsonRpcId, JsonRpcResponse } from '../jsonrpc/message.js';
 import type { MessageSink } from './connection.js';
 import { plausibleAnswer } from './mrtr.js';
@@ -37,22 +37,69 @@ export class ClientRequestTimeoutError extends Error {
   }
 }
 
+/** Defaults of the pending server→client request limits (see docs/limits.md). */
+export const DEFAULT_MAX_PENDING_CLIENT_REQUESTS = 64;
+export const DEFAULT_MAX_PENDING_CLIENT_REQUEST_BYTES = 1024 * 1024;
+
+export interface OutboundLimits {
+  /** Most server→client requests awaiting an answer on one connection (a legacy session or stdio). */
+  maxPending?: number | undefined;
+  /** Most bytes (JSON params) those requests may hold. */
+  maxPendingBytes?: number | undefined;
+}
+
+function limitError(message: string, limit: string): JsonRpcProtocolError {
+  return new JsonRpcProtocolError(ErrorCode.InternalError, message, { limit });
+}
+
 /**
  * Server→client requests of one connection: id allocation, the pending map,
- * timeouts and cancellation with the parent request.
+ * timeouts and cancellation with the parent request, bounded in count and bytes.
+ * (Only sessions make them: a stateless request has no client capabilities to ask with.)
  */
 export class OutboundRequests {
   #nextId = 0;
+  #bytes = 0;
   readonly #pending = new Map<JsonRpcId, Pending>();
+  readonly #maxPending: number;
+  readonly #maxPendingBytes: number;
+
+  constructor(limits: OutboundLimits = {}) {
+    this.#maxPending = limits.maxPending ?? DEFAULT_MAX_PENDING_CLIENT_REQUESTS;
+    this.#maxPendingBytes = limits.maxPendingBytes ?? DEFAULT_MAX_PENDING_CLIENT_REQUEST_BYTES;
+  }
 
   get size(): number {
     return this.#pending.size;
   }
 
+  /** Bytes (JSON params) of the requests awaiting an answer. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** What a new request would cost; throws when it does not fit (nothing is sent). */
+  #admit(method: string, params: Record<string, unknown>): number {
+    if (this.#pending.size >= this.#maxPending) {
+      throw limitError(`Too many requests to the client: this session already has ${this.#pending.size} awaiting an answer (the limit is ${this.#maxPending}); ${method} was not sent`, 'maxPendingClientRequests');
+    }
+    const bytes = Buffer.byteLength(JSON.stringify(params));
+    if (this.#bytes + bytes > this.#maxPendingBytes) {
+      throw limitError(`Too many requests to the client: this session's requests awaiting an answer would hold more than ${this.#maxPendingBytes} bytes; ${method} (${bytes} bytes) was not sent`, 'maxPendingClientRequestBytes');
+    }
+    return bytes;
+  }
+
   request(method: string, params: Record<string, unknown>, send: MessageSink, options: { signal?: AbortSignal; timeoutMs: number }): Promise<unknown> {
-    const id = `mcpkit-${++this.#nextId}`;
     const { signal, timeoutMs } = options;
     if (signal?.aborted) return Promise.reject(abortError(signal));
+    let bytes: number;
+    try {
+      bytes = this.#admit(method, params);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    const id = `mcpkit-${++this.#nextId}`;
     return new Promise<unknown>((resolve, reject) => {
       const cancel = (reason: string): void => {
         void Promise.resolve(send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } })).catch(() => undefined);
@@ -70,6 +117,7 @@ export class OutboundRequests {
       }, timeoutMs);
       (timer as { unref?: () => void }).unref?.();
       signal?.addEventListener('abort', onAbort, { once: true });
+      this.#bytes += bytes;
       this.#pending.set(id, {
         method,
         resolve,
@@ -77,7 +125,7 @@ export class OutboundRequests {
         cleanup: () => {
           clearTimeout(timer);
           signal?.removeEventListener('abort', onAbort);
-          this.#pending.delete(id);
+          if (this.#pending.delete(id)) this.#bytes -= bytes;
         },
       });
       Promise.resolve(send({ jsonrpc: '2.0', id, method, params })).catch((error: unknown) => {

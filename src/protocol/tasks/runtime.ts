@@ -13,7 +13,8 @@ import { MissingClientCapabilityError } from '../errors.js';
 import type { McpProtocolHandler } from '../handler.js';
 import type { ClientCapabilities, CreateMessageParams, ElicitParams, ServerCapabilities } from '../types.js';
 import { isPlainObject } from '../../jsonrpc/message.js';
-import { principalOf, quotaOwnerOf } from '../principal.js';
+import { ownerOf } from '../owner.js';
+import { principalOf } from '../principal.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
@@ -47,12 +48,6 @@ export const DEFAULT_TASK_INPUT_TIMEOUT_MS = 600_000;
 /** A store limit as the JSON-RPC error the caller sees. */
 function limitError(error: TaskLimitError): JsonRpcProtocolError {
   return new JsonRpcProtocolError(ErrorCode.InternalError, error.message, { limit: error.limit });
-}
-
-/** The remote address a transport reported, if any (HTTP adapters pass it with the request). */
-function remoteAddressOf(context: RequestContext): string | undefined {
-  const address = (context.requestInfo as { remoteAddress?: unknown } | undefined)?.remoteAddress;
-  return typeof address === 'string' ? address : undefined;
 }
 
 export function clientDeclaresTasks(capabilities: ClientCapabilities): boolean {
@@ -115,7 +110,7 @@ export class TaskRuntime {
   async create(abort: LazyAbort, context: RequestContext): Promise<{ record: TaskRecord; live: LiveTask }> {
     let record: TaskRecord;
     try {
-      record = await this.store.create({ owner: quotaOwnerOf(context.authInfo, remoteAddressOf(context)), principal: principalOf(context.authInfo) });
+      record = await this.store.create({ owner: ownerOf(context.authInfo, context.requestInfo), principal: principalOf(context.authInfo) });
     } catch (error) {
       throw error instanceof TaskLimitError ? limitError(error) : error;
     }
