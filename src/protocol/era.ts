@@ -92,7 +92,7 @@ export function resolveEra(handler: McpProtocolHandler, method: string, params: 
     version: metaVersion as ProtocolVersion,
     client: { info: clientInfo, capabilities: clientCapabilities },
     logLevel: isLoggingLevel(logLevel) ? logLevel : undefined,
-    broker: createMrtrBroker(handler, method, params),
+    broker: createMrtrBroker(handler, method, params, extra.authInfo),
     finalize: finalizeModern,
   };
 }

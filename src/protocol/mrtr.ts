@@ -1,6 +1,7 @@
 import type { ClientRequestOptions, InputBroker, RequestContext } from './context.js';
 import type { McpProtocolHandler } from './handler.js';
-import { openRequestState, signRequestState } from './request-state.js';
+import type { AuthInfo } from './connection.js';
+import { openRequestState, requestStateBinding, signRequestState, type RequestStateBinding } from './request-state.js';
 import { isPlainObject } from '../jsonrpc/message.js';
 
 /** Thrown into a handler whose round ended because it needs input from the client. */
@@ -47,8 +48,12 @@ function targetOf(method: string, params: Record<string, unknown>): string {
  */
 export class MrtrBroker implements InputBroker {
   readonly #handler: McpProtocolHandler;
+  readonly #method: string;
   readonly #target: string;
   readonly #params: Record<string, unknown>;
+  readonly #authInfo: AuthInfo | undefined;
+  // Computed when a state is opened or signed: most tool calls never need it.
+  #binding: RequestStateBinding | undefined;
   readonly #opened: { answers: Record<string, unknown>; kept: Record<string, unknown> } | undefined;
   // Built on first use: most tool calls never ask the client for anything.
   #answers: Record<string, unknown> | undefined;
@@ -62,13 +67,20 @@ export class MrtrBroker implements InputBroker {
   /** True once this round ended with an InputRequiredResult. */
   announced = false;
 
-  constructor(handler: McpProtocolHandler, method: string, params: Record<string, unknown>) {
+  constructor(handler: McpProtocolHandler, method: string, params: Record<string, unknown>, authInfo: AuthInfo | undefined) {
     this.#handler = handler;
+    this.#method = method;
     this.#target = targetOf(method, params);
     this.#params = params;
+    this.#authInfo = authInfo;
     const state = params['requestState'];
-    // A tampered, expired or foreign state is refused before the handler runs.
-    this.#opened = state === undefined ? undefined : openRequestState(state, this.#target, handler.deps.options?.requestStateSecret);
+    // A tampered, expired or foreign state (another user's, other arguments) is refused before the handler runs.
+    this.#opened = state === undefined ? undefined : openRequestState(state, this.#bound(), handler.deps.options?.requestStateSecret);
+  }
+
+  /** The target, principal and arguments a state of this request is bound to. */
+  #bound(): RequestStateBinding {
+    return (this.#binding ??= requestStateBinding(this.#method, this.#target, this.#params, this.#authInfo));
   }
 
   /** What the handler keeps across rounds (`ctx.requestState`). */
@@ -106,7 +118,7 @@ export class MrtrBroker implements InputBroker {
       if (pending === undefined || this.announced) return;
       const options = this.#handler.deps.options;
       const requestState = signRequestState(
-        { target: this.#target, answers: this.#answers ?? {}, kept: this.kept, exp: Date.now() + (options?.requestStateTtlMs ?? 600_000) },
+        { ...this.#bound(), answers: this.#answers ?? {}, kept: this.kept, exp: Date.now() + (options?.requestStateTtlMs ?? 600_000) },
         options?.requestStateSecret,
       );
       this.announced = true;
@@ -116,6 +128,6 @@ export class MrtrBroker implements InputBroker {
 }
 
 /** Only requests that may carry input (tools, prompts, resources) get a broker. */
-export function createMrtrBroker(handler: McpProtocolHandler, method: string, params: Record<string, unknown>): MrtrBroker | undefined {
-  return method === 'tools/call' || method === 'prompts/get' || method === 'resources/read' ? new MrtrBroker(handler, method, params) : undefined;
+export function createMrtrBroker(handler: McpProtocolHandler, method: string, params: Record<string, unknown>, authInfo: AuthInfo | undefined): MrtrBroker | undefined {
+  return method === 'tools/call' || method === 'prompts/get' || method === 'resources/read' ? new MrtrBroker(handler, method, params, authInfo) : undefined;
 }
