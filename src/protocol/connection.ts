@@ -24,6 +24,11 @@ export interface ScopeAccess {
 /** Headers of the HTTP request that carried a message (lower-cased names). */
 export interface RequestInfo {
   headers: Readonly<Record<string, string | undefined>>;
+  /**
+   * The client's address as a quota key (IPv6 grouped by /64), when the transport
+   * knows it: what unauthenticated clients' tasks are charged to.
+   */
+  remoteAddress?: string | undefined;
 }
 
 /** Writes one message to the client; may return a promise for backpressure. */

@@ -7,9 +7,11 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpServer, type McpServerConfig } from '../../src/index.js';
-import { listen, type McpHttpListener } from '../../src/http.js';
+import { createFetchHandler, listen, type McpHttpListener } from '../../src/http.js';
+import { MODERN, meta, routingHeaders } from '../fixtures/modern-http.mjs';
+import { expectValidWire } from '../support/wire-schema.js';
 import { MemoryTaskStore, type MemoryTaskStoreOptions } from '../../src/stores/tasks.js';
-import { bearer, heapAfterGc, modernCall, modernResult, type Json } from './tasks-support.js';
+import { bearer, heapAfterGc, modernCall, modernResult, WITH_TASKS, type Json } from './tasks-support.js';
 
 const none = { type: 'object', properties: {} } as const;
 const sized = { type: 'object', properties: { size: { type: 'integer' } }, required: ['size'] } as const;
@@ -73,6 +75,34 @@ describe('per-owner task quotas', () => {
     expect(full.message['error']).toEqual({ code: -32603, message: 'The task store is full; retry after some tasks expire', data: { limit: 'maxTasks' } });
     const kept = await modernResult(url, 'tasks/get', { taskId: aliceTask }, { user: 'alice' });
     expect(kept['result']).toEqual({ content: [{ type: 'text', text: 'xxxxx' }], resultType: 'complete' });
+  });
+});
+
+describe('unauthenticated owners', () => {
+  it('are told apart by remote address (fetch adapter): one address at its quota does not block another', async () => {
+    const server = new McpServer({ name: 'tasks-by-address', version: '1.0.0', taskStore: new MemoryTaskStore({ maxTasksPerOwner: 2 }) });
+    server.tool('hang', { input: none, task: 'optional' }, (_args, ctx) => new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('stopped')))));
+    const handler = createFetchHandler(server, { path: '/mcp', remoteAddress: (request) => request.headers.get('x-test-address') ?? undefined });
+    let id = 1;
+    const create = async (address: string): Promise<Json> => {
+      const body = { jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: 'hang', arguments: {}, _meta: meta(WITH_TASKS) } };
+      const response = await handler(
+        new Request('http://127.0.0.1/mcp', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-test-address': address, ...routingHeaders('tools/call', { name: 'hang' }) },
+          body: JSON.stringify(body),
+        }),
+      );
+      const message = (await response.json()) as Json;
+      expectValidWire(message, MODERN);
+      return message;
+    };
+    for (const address of ['203.0.113.7', '203.0.113.7']) expect((await create(address))['result']).toMatchObject({ resultType: 'task' });
+    expect((await create('203.0.113.7'))['error']).toMatchObject({ code: -32603, data: { limit: 'maxTasksPerOwner' } });
+    // IPv6 clients are grouped by /64, like the session caps.
+    for (const address of ['2001:db8::1', '2001:db8::2']) expect((await create(address))['result']).toMatchObject({ resultType: 'task' });
+    expect((await create('2001:db8::3'))['error']).toMatchObject({ code: -32603, data: { limit: 'maxTasksPerOwner' } });
+    expect((await create('198.51.100.1'))['result']).toMatchObject({ resultType: 'task' });
   });
 });
 

@@ -16,9 +16,6 @@ interface Filter {
   resourceSubscriptions?: string[];
 }
 
-/** The longest URI one may subscribe to when the registry names no limit of its own. */
-const DEFAULT_MAX_URI_LENGTH = 8192;
-
 export function subscriptionLimits(handler: McpProtocolHandler): SubscriptionLimits {
   const options = handler.deps.options;
   return {
@@ -31,7 +28,7 @@ export function subscriptionLimits(handler: McpProtocolHandler): SubscriptionLim
 function requireResource(handler: McpProtocolHandler, uri: string, version: ProtocolVersion): void {
   const registry = handler.deps.resources;
   if (registry.isEnabled(uri)) return;
-  const maxLength = (registry as { maxUriLength?: number }).maxUriLength ?? DEFAULT_MAX_URI_LENGTH;
+  const maxLength = registry.maxUriLength;
   if (uri.length > maxLength) {
     // Not echoed back: the message says how long it was.
     throw new JsonRpcProtocolError(revision(version).resourceNotFoundCode, `Resource URI too long: ${uri.length} characters, more than the limit of ${maxLength} (maxUriLength)`, { maxUriLength: maxLength });
