@@ -6,6 +6,7 @@
 // JSON-RPC 2.0
 export { ErrorCode, errorResponseFrom, isJsonRpcProtocolError, JsonRpcProtocolError, parseErrorResponse } from './jsonrpc/errors.js';
 export { classify, isValidId } from './jsonrpc/message.js';
+export { UnserializableMessageError } from './jsonrpc/serialize.js';
 export type {
   Classified,
   JsonRpcErrorObject,

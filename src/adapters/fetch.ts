@@ -11,6 +11,7 @@ export interface FetchHandler {
 }
 
 const encoder = new TextEncoder();
+const INTERNAL_ERROR = '{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}';
 
 export interface FetchHandlerOptions extends HttpEngineOptions {
   /**
@@ -46,7 +47,12 @@ export function createFetchHandler(factory: ConnectionFactory, options: FetchHan
     };
     const address = addressOf(incoming, context);
     if (address !== undefined) request.remoteAddress = address;
-    return toResponse(await engine.handle(request), controller, maxBuffered);
+    try {
+      return toResponse(await engine.handle(request), controller, maxBuffered);
+    } catch {
+      // The engine answers its own failures; this is the last line, so the runtime never sees a rejection.
+      return new Response(INTERNAL_ERROR, { status: 500, headers: { 'content-type': 'application/json' } });
+    }
   };
   return Object.assign(handler, { engine, close: (closeOptions?: CloseOptions) => engine.close(closeOptions) });
 }
@@ -108,7 +114,14 @@ function toResponse(response: HttpResponse, controller: AbortController, maxBuff
       stream.start({
         write(chunk) {
           if (closed) return;
-          out.enqueue(encoder.encode(chunk));
+          try {
+            out.enqueue(encoder.encode(chunk));
+          } catch {
+            // The runtime closed the body under us: the client is gone.
+            closed = true;
+            controller.abort();
+            return;
+          }
           // A client this far behind is dropped rather than buffered without bound.
           if ((out.desiredSize ?? 0) < 0) {
             closed = true;

@@ -18,7 +18,8 @@ export function createNodeHandler(factory: ConnectionFactory, options: HttpEngin
   const engine = createHttpEngine(factory, options);
   const maxBuffered = options.maxStreamBufferBytes ?? DEFAULT_MAX_STREAM_BUFFER_BYTES;
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
-    void serve(engine, req, res, maxBuffered);
+    // serve() handles its own failures; this catch only keeps a bug from becoming an unhandled rejection.
+    serve(engine, req, res, maxBuffered).catch(() => res.destroy());
   };
   return Object.assign(handler, { engine, close: (closeOptions?: CloseOptions) => engine.close(closeOptions) });
 }
@@ -78,14 +79,22 @@ class NodeRequest implements HttpRequest {
   }
 }
 
+const INTERNAL_ERROR = '{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}';
+
 async function serve(engine: HttpEngine, req: IncomingMessage, res: ServerResponse, maxBuffered: number): Promise<void> {
   let response: HttpResponse;
   try {
     response = await engine.handle(new NodeRequest(req, res));
   } catch {
-    response = { status: 500, headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}' };
+    response = { status: 500, headers: { 'content-type': 'application/json' }, body: INTERNAL_ERROR };
   }
-  write(res, response, maxBuffered);
+  try {
+    write(res, response, maxBuffered);
+  } catch {
+    // e.g. a header value Node refuses: a clean 500 if nothing was sent yet, else drop the connection.
+    if (res.headersSent) res.destroy();
+    else res.writeHead(500, { 'content-type': 'application/json' }).end(INTERNAL_ERROR);
+  }
 }
 
 /** The auth resource for a listener: the served URL by default; a loopback resource must name the bound port. */

@@ -216,7 +216,10 @@ export class McpProtocolHandler implements McpConnection, ContextHost {
         result = await new Promise<unknown>((resolve, reject) => {
           running.then(resolve, reject);
           // A round of a multi round-trip request ends as soon as it needs input.
-          if (broker) broker.onInputRequired = resolve;
+          if (broker) {
+            broker.onInputRequired = resolve;
+            broker.onInputFailed = reject;
+          }
           // Answer on time even when the handler ignores its signal.
           if (timeoutMs !== undefined) {
             timer = setTimeout(() => {

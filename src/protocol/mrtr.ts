@@ -64,6 +64,8 @@ export class MrtrBroker implements InputBroker {
   #scheduled = false;
   /** Receives the InputRequiredResult when this round needs input (set by the handler). */
   onInputRequired: ((result: Record<string, unknown>) => void) | undefined;
+  /** Receives what made ending the round impossible (e.g. a state that cannot be serialised), so the request fails cleanly. */
+  onInputFailed: ((error: unknown) => void) | undefined;
   /** True once this round ended with an InputRequiredResult. */
   announced = false;
 
@@ -89,17 +91,30 @@ export class MrtrBroker implements InputBroker {
   }
 
   request(method: string, params: Record<string, unknown>, options: ClientRequestOptions, _context: RequestContext): Promise<unknown> {
-    const answers = (this.#answers ??= { ...this.#opened?.answers, ...(isPlainObject(this.#params['inputResponses']) ? this.#params['inputResponses'] : {}) });
+    // Only answers the handler asks for are kept: unknown inputResponses keys are ignored (the spec's SHOULD),
+    // so nothing the client adds on its own reaches the signed state.
+    const answers = (this.#answers ??= { ...this.#opened?.answers });
     const counters = (this.#counters ??= {});
     const kind = KIND[method] ?? 'input';
     const n = (counters[kind] = (counters[kind] ?? 0) + 1);
     const key = options.key ?? `${kind}_${n}`;
-    const answer = answers[key];
-    if (answer !== undefined && plausibleAnswer(method, answer)) return Promise.resolve(answer);
+    const answer = this.#answerFor(key);
+    if (answer !== undefined && plausibleAnswer(method, answer)) {
+      answers[key] = answer;
+      return Promise.resolve(answer);
+    }
     delete answers[key];
     (this.#pending ??= {})[key] = { method, params };
     this.#schedule();
     return new Promise<unknown>((_, reject) => (this.#rejectors ??= []).push(reject));
+  }
+
+  /** This round's answer to `key`, else the one an earlier round collected. */
+  #answerFor(key: string): unknown {
+    const responses = this.#params['inputResponses'];
+    if (isPlainObject(responses) && Object.hasOwn(responses, key)) return responses[key];
+    const earlier = this.#opened?.answers;
+    return earlier !== undefined && Object.hasOwn(earlier, key) ? earlier[key] : undefined;
   }
 
   /** Rejects the calls left waiting so the handler's `finally` blocks run. */
@@ -117,10 +132,19 @@ export class MrtrBroker implements InputBroker {
       const pending = this.#pending;
       if (pending === undefined || this.announced) return;
       const options = this.#handler.deps.options;
-      const requestState = signRequestState(
-        { ...this.#bound(), answers: this.#answers ?? {}, kept: this.kept, exp: Date.now() + (options?.requestStateTtlMs ?? 600_000) },
-        options?.requestStateSecret,
-      );
+      let requestState: string;
+      try {
+        requestState = signRequestState(
+          { ...this.#bound(), answers: this.#answers ?? {}, kept: this.kept, exp: Date.now() + (options?.requestStateTtlMs ?? 600_000) },
+          options?.requestStateSecret,
+        );
+      } catch (error) {
+        // An answer or ctx.requestState that cannot be serialised (deep, cyclic, BigInt) fails this request only.
+        this.announced = true;
+        this.onInputFailed?.(error);
+        this.release();
+        return;
+      }
       this.announced = true;
       this.onInputRequired?.({ resultType: 'input_required', inputRequests: { ...pending }, requestState });
     });

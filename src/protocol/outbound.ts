@@ -1,5 +1,5 @@
 import { ErrorCode, JsonRpcProtocolError } from '../jsonrpc/errors.js';
-import type { JsonRpcId, JsonRpcResponse } from '../jsonrpc/message.js';
+import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from '../jsonrpc/message.js';
 import type { MessageSink } from './connection.js';
 import { plausibleAnswer } from './mrtr.js';
 
@@ -102,7 +102,7 @@ export class OutboundRequests {
     const id = `mcpkit-${++this.#nextId}`;
     return new Promise<unknown>((resolve, reject) => {
       const cancel = (reason: string): void => {
-        void Promise.resolve(send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } })).catch(() => undefined);
+        sendSafely(send, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } }).catch(() => undefined);
       };
       const onAbort = (): void => {
         this.#pending.get(id)?.cleanup();
@@ -128,7 +128,7 @@ export class OutboundRequests {
           if (this.#pending.delete(id)) this.#bytes -= bytes;
         },
       });
-      Promise.resolve(send({ jsonrpc: '2.0', id, method, params })).catch((error: unknown) => {
+      sendSafely(send, { jsonrpc: '2.0', id, method, params }).catch((error: unknown) => {
         this.#pending.get(id)?.cleanup();
         reject(error instanceof Error ? error : new Error(String(error)));
       });
@@ -155,6 +155,15 @@ export class OutboundRequests {
       pending.cleanup();
       pending.reject(new Error(reason));
     }
+  }
+}
+
+/** A sink may throw synchronously (e.g. params that cannot be serialised): that too becomes a rejection. */
+function sendSafely(send: MessageSink, message: JsonRpcMessage): Promise<void> {
+  try {
+    return Promise.resolve(send(message));
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }
 }
 

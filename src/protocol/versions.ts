@@ -33,6 +33,8 @@ export interface Revision {
     resourceLinks: boolean;
     elicitation: boolean;
     urlElicitation: boolean;
+    /** SSE streams open with an empty-`data` priming event (SEP-1699); older clients cannot parse it. */
+    ssePriming: boolean;
   };
 }
 
@@ -41,10 +43,10 @@ const table: Record<ProtocolVersion, Revision> = {
   '2025-03-26': rev('2025-03-26', 'legacy', { audio: true, annotations: true }),
   '2025-06-18': rev('2025-06-18', 'legacy', { audio: true, annotations: true, structuredOutput: true, titles: true, resourceLinks: true, elicitation: true }),
   '2025-11-25': rev('2025-11-25', 'legacy', {
-    audio: true, annotations: true, structuredOutput: true, titles: true, resourceLinks: true, elicitation: true, icons: true, urlElicitation: true,
+    audio: true, annotations: true, structuredOutput: true, titles: true, resourceLinks: true, elicitation: true, icons: true, urlElicitation: true, ssePriming: true,
   }),
   '2026-07-28': rev('2026-07-28', 'modern', {
-    audio: true, annotations: true, structuredOutput: true, titles: true, resourceLinks: true, elicitation: true, icons: true, urlElicitation: true,
+    audio: true, annotations: true, structuredOutput: true, titles: true, resourceLinks: true, elicitation: true, icons: true, urlElicitation: true, ssePriming: true,
   }),
 };
 
@@ -56,7 +58,7 @@ function rev(version: ProtocolVersion, era: Revision['era'], features: Partial<R
     resultType: era === 'modern',
     features: {
       audio: false, annotations: false, structuredOutput: false, titles: false, icons: false,
-      resourceLinks: false, elicitation: false, urlElicitation: false, ...features,
+      resourceLinks: false, elicitation: false, urlElicitation: false, ssePriming: false, ...features,
     },
   };
 }
@@ -67,6 +69,11 @@ export function isLegacyVersion(version: unknown): version is LegacyVersion {
 
 export function revision(version: ProtocolVersion): Revision {
   return table[version];
+}
+
+/** Whether a stream of this revision (as a transport names it; unknown names: no) opens with a priming event. */
+export function definesSsePriming(version: string | undefined): boolean {
+  return version !== undefined && Object.hasOwn(table, version) && table[version as ProtocolVersion].features.ssePriming;
 }
 
 /** Legacy negotiation: the requested version when we speak it, else our latest legacy one. */

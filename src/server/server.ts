@@ -1,17 +1,18 @@
-import type { ConnectionFactory, ConnectionOptions, McpConnection } from '../protocol/connection.js';
+import type { ConnectionFactory, ConnectionOptions, HandleResult, McpConnection } from '../protocol/connection.js';
 import type { RequestContext } from '../protocol/context.js';
 import type { Logger, McpProtocolHandlerDeps, ProtocolOptions } from '../protocol/deps.js';
 import { McpProtocolHandler } from '../protocol/handler.js';
 import { buildServerMetadata, type McpServerMetadata } from '../protocol/metadata.js';
 import type { Middleware, MiddlewareFn } from '../protocol/middleware.js';
 import type { ServerCapabilities } from '../protocol/types.js';
-import { parseErrorResponse } from '../jsonrpc/errors.js';
-import { isPlainObject } from '../jsonrpc/message.js';
+import { errorResponseFrom, parseErrorResponse } from '../jsonrpc/errors.js';
+import { isPlainObject, isValidId, type JsonRpcErrorResponse } from '../jsonrpc/message.js';
 import { McpPromptRegistry } from '../registries/prompts.js';
 import { McpResourceRegistry } from '../registries/resources.js';
 import { McpToolRegistry } from '../registries/tools.js';
 import type { Icon } from '../registries/types.js';
 import { MemoryNotificationBus, type NotificationBus } from '../stores/bus.js';
+import { InvalidJsonError, LineTooLongError } from '../transports/stdio.js';
 import type { McpTransport } from '../transports/transport.js';
 import { Authoring } from './authoring.js';
 
@@ -203,12 +204,23 @@ export class McpServer extends Authoring implements ConnectionFactory {
     };
     await transport.start(
       async (message) => {
-        const response = await connection.handleMessage(message);
+        let response: HandleResult;
+        try {
+          response = await connection.handleMessage(message);
+        } catch (error) {
+          // handleMessage answers every failure itself; if it ever throws, this request still gets an answer.
+          this.config.logger?.error?.('mcpkit: handling a message failed', error);
+          response = internalErrorFor(message);
+        }
         if (response !== undefined) await transport.send(response);
       },
       async (error) => {
-        this.config.logger?.error?.('MCP transport error', error);
-        await transport.send(parseErrorResponse(error.message));
+        // -32700 is for input that is not JSON (or a line too long to read); other transport failures are only logged.
+        if (error instanceof InvalidJsonError || error instanceof LineTooLongError) {
+          await transport.send(parseErrorResponse(error.message));
+          return;
+        }
+        this.config.logger?.error?.('mcpkit: transport error', error);
       },
     );
     this.#started = true;
@@ -267,4 +279,11 @@ export class McpServer extends Authoring implements ConnectionFactory {
       for (const l of lists) void Promise.resolve(this.#bus.publish({ type: 'list_changed', list: l })).catch(() => undefined);
     }, 0);
   }
+}
+
+/** -32603 for a request whose handling failed outside the protocol handler; nothing for a notification. */
+function internalErrorFor(message: unknown): JsonRpcErrorResponse | undefined {
+  if (typeof message !== 'object' || message === null || Array.isArray(message) || !('id' in message)) return undefined;
+  const id = message.id;
+  return errorResponseFrom(isValidId(id) ? id : null, undefined);
 }

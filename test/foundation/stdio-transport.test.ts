@@ -299,10 +299,10 @@ describe('shutdown', () => {
     await settle(10);
     expect(written).toHaveLength(1);
     await test.server.stop();
-    // What was queued is handed to the stream on the way out.
+    // While the output is full stdin is paused: the second request was never read, and stop() did not wait.
     const messages = written.join('').trim().split('\n').map((l) => JSON.parse(l) as unknown);
     messages.forEach((m) => checkOutgoing(m, '2025-11-25', () => 'tools/call'));
-    expect(messages).toStrictEqual([echoed(1, 'first'), echoed(2, 'queued')]);
+    expect(messages).toStrictEqual([echoed(1, 'first')]);
   });
 });
 

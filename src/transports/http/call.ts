@@ -7,6 +7,8 @@
 import { clientAddressKey } from './client-address.js';
 import { errorResponseFrom, isJsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import type { JsonRpcId, JsonRpcMessage } from '../../jsonrpc/message.js';
+import { encodeBatch, unserializableResponse } from '../../jsonrpc/serialize.js';
+import { definesSsePriming } from '../../protocol/versions.js';
 import type { AbortSignalLike, AuthInfo, HandleResult, McpConnection, MessageExtra } from '../../protocol/connection.js';
 import type { EngineContext, InflightCall } from './context.js';
 import { JSON_HEADERS, modernErrorStatus, shuttingDown } from './errors.js';
@@ -43,6 +45,7 @@ export class PostCall implements InflightCall {
   private connectionOut: SseConnection | undefined;
   private done = false;
   private streamOnly = false;
+  private protocolVersion: string | undefined;
   private readonly cancellation = new CancelSignal();
 
   constructor(
@@ -54,6 +57,7 @@ export class PostCall implements InflightCall {
   run(input: CallInput): Promise<HttpResponse> {
     const { ctx, target, request } = this;
     this.streamOnly = input.streamOnly === true;
+    this.protocolVersion = input.protocolVersion;
     // Every key present, always in this order: one object shape for every request
     // keeps the protocol's reads of `extra` monomorphic (adding keys conditionally
     // cost a session request about a third of its engine time).
@@ -76,10 +80,14 @@ export class PostCall implements InflightCall {
     return new Promise<HttpResponse>((resolve) => {
       this.resolve = resolve;
       if (ctx.responseMode === 'sse' && input.hasRequest) this.startStream();
-      target.connection.handleMessage(input.payload, extra).then(
-        (result) => this.complete(result, input.hasRequest),
-        (error: unknown) => this.fail(error, input.requestId),
-      );
+      target.connection
+        .handleMessage(input.payload, extra)
+        .then(
+          (result) => this.complete(result, input.hasRequest),
+          (error: unknown) => this.fail(error, input.requestId),
+        )
+        // Whatever goes wrong while answering fails this request only, never the process.
+        .catch((error: unknown) => this.fail(error, input.requestId));
     });
   }
 
@@ -136,7 +144,8 @@ export class PostCall implements InflightCall {
     if (resumable && session !== undefined) {
       session.live.set(stream.id, stream);
       stream.onFinish = () => session.live.delete(stream.id);
-      stream.prime();
+      // Clients of revisions before 2025-11-25 cannot parse the empty-data priming event.
+      if (definesSsePriming(this.protocolVersion)) stream.prime();
     }
     this.respond({ status: 200, headers: this.headers(SSE_HEADERS), stream: connection });
     return stream;
@@ -160,7 +169,7 @@ export class PostCall implements InflightCall {
     this.finishCall();
   }
 
-  /** handleMessage must not reject; if it does, that is a server bug: 500, no details. */
+  /** handleMessage must not reject; if it does, that is a server bug: 500 (or a -32603 event), no details. */
   private fail(error: unknown, requestId: JsonRpcId | undefined): void {
     if (this.done) return;
     const response = errorResponseFrom(requestId ?? null, isJsonRpcProtocolError(error) ? error : undefined);
@@ -182,11 +191,19 @@ export class PostCall implements InflightCall {
     if (!hasRequest) status = 400; // only notifications/responses, and they were refused
     else if (this.target.modern && Array.isArray(result)) status = 400; // 2026-07-28 has no batches: each entry is a refusal
     else if (this.target.modern && !Array.isArray(result) && 'error' in result) status = modernErrorStatus(result.error.code);
-    return {
-      status,
-      headers: keepSession ? this.headers(JSON_HEADERS) : { ...JSON_HEADERS },
-      body: JSON.stringify(result),
-    };
+    let body: string;
+    if (Array.isArray(result)) {
+      body = encodeBatch(result);
+    } else {
+      try {
+        body = JSON.stringify(result);
+      } catch {
+        // A result or error data that cannot be serialised (deep, cyclic, BigInt): this request fails, nothing else.
+        status = 500;
+        body = JSON.stringify(unserializableResponse(result));
+      }
+    }
+    return { status, headers: keepSession ? this.headers(JSON_HEADERS) : { ...JSON_HEADERS }, body };
   }
 
   private headers(base?: Readonly<Record<string, string>>): Record<string, string> {

@@ -8,7 +8,8 @@ import type { JsonRpcMessage } from '../../jsonrpc/message.js';
 import type { EventStore } from '../../stores/contracts.js';
 import type { EngineContext } from './context.js';
 import { badRequest, httpError, methodNotAllowed, missingSession, sessionNotFound } from './errors.js';
-import { acceptedTypes, LEGACY_PROTOCOL_VERSIONS } from './headers.js';
+import { acceptedTypes, ASSUMED_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS } from './headers.js';
+import { definesSsePriming } from '../../protocol/versions.js';
 import { checkProtocolVersion } from './post.js';
 import type { HttpSession } from './sessions.js';
 import { SSE_HEADERS, SseConnection, sseEvent, type EventStream } from './sse.js';
@@ -40,7 +41,8 @@ export async function handleGet(ctx: EngineContext, request: HttpRequest, authIn
   const connection = new SseConnection();
   stream.attach(connection);
   connection.keepAliveEvery(ctx.keepAliveMs);
-  stream.prime();
+  // Clients of revisions before 2025-11-25 cannot parse the empty-data priming event.
+  if (definesSsePriming(request.headers['mcp-protocol-version'] ?? ASSUMED_PROTOCOL_VERSION)) stream.prime();
   onClientGone(request, stream, connection);
   return sseResponse(session, connection);
 }

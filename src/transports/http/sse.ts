@@ -4,6 +4,7 @@
  * stream of a POST, or a session's standalone GET stream.
  */
 import type { JsonRpcMessage } from '../../jsonrpc/message.js';
+import { unserializableResponse } from '../../jsonrpc/serialize.js';
 import type { EventLog } from '../../stores/contracts.js';
 import type { ChunkSink, ResponseStream } from './types.js';
 
@@ -119,9 +120,17 @@ export class EventStream {
     });
   }
 
+  /** Throws UnserializableMessageError for a notification or request that cannot be serialised (its sender gets it). */
   send(message: JsonRpcMessage): void {
     if (this.finishedFlag) return;
-    const data = JSON.stringify(message);
+    let data: string;
+    try {
+      data = JSON.stringify(message);
+    } catch {
+      // A response that cannot be serialised is answered -32603, and that is what the log keeps.
+      message = unserializableResponse(message);
+      data = JSON.stringify(message);
+    }
     const store = this.store;
     if (store === undefined) {
       this.enqueue(() => this.deliver(undefined, data));
