@@ -9,7 +9,7 @@
 // the result, in error data or in a log notification), ask {times} (ctx.elicit), progress
 // (three progress notifications, then the result), sleepy (waits for its signal),
 // flood {count} (log notifications it does not wait for), print (console.log/info/debug).
-// stdio options from the environment: CRASH_EOF_GRACE_MS, CRASH_MAX_OUTPUT.
+// stdio options from the environment: CRASH_EOF_GRACE_MS, CRASH_MAX_OUTPUT, CRASH_GAP (notificationGapMs).
 import { createServer } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { JsonRpcProtocolError, McpServer, StdioTransport } from '../../dist/index.js';
@@ -117,6 +117,7 @@ async function serve() {
     case 'stdio': {
       const { CRASH_EOF_GRACE_MS: eofGraceMs, CRASH_MAX_OUTPUT: maxOutputBuffer } = process.env;
       await server.connect(new StdioTransport({
+        ...(process.env.CRASH_GAP === undefined ? {} : { notificationGapMs: Number(process.env.CRASH_GAP) }),
         ...(eofGraceMs === undefined ? {} : { eofGraceMs: Number(eofGraceMs) }),
         ...(maxOutputBuffer === undefined ? {} : { maxOutputBuffer: Number(maxOutputBuffer) }),
       }));
