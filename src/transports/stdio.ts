@@ -132,11 +132,11 @@ export class StdioTransport implements McpTransport {
     const output = (this.#output = this.#config.output ?? process.stdout);
     this.#listeners = {
       data: (chunk) => this.#onData(chunk),
-      end: () => void this.#onEnd(),
+      end: () => this.#end(),
       // A read error ends the input like EOF does.
       error: (error) => {
         void this.#report(error);
-        void this.#onEnd();
+        this.#end();
       },
     };
     this.#input.on('data', this.#listeners.data);
@@ -197,7 +197,7 @@ export class StdioTransport implements McpTransport {
     try {
       await this.#onMessage?.(message);
     } catch (error) {
-      await this.#report(error instanceof Error ? error : new Error(String(error)));
+      await this.#report(asError(error));
     } finally {
       if (--this.#inFlight === 0) this.#idle?.();
     }
@@ -209,6 +209,10 @@ export class StdioTransport implements McpTransport {
     } catch {
       // The error path must never take the transport down.
     }
+  }
+
+  #end(): void {
+    this.#onEnd().catch((failure: unknown) => this.#report(asError(failure)));
   }
 
   async #onEnd(): Promise<void> {
@@ -359,7 +363,9 @@ export class StdioTransport implements McpTransport {
     this.#queued = 0;
     void this.#report(error);
     this.#output?.destroy?.();
-    void this.close().then(() => this.#notifyClosed());
+    this.close()
+      .then(() => this.#notifyClosed())
+      .catch((failure: unknown) => this.#report(asError(failure)));
   }
 
   async close(): Promise<void> {
@@ -388,4 +394,8 @@ export class StdioTransport implements McpTransport {
 /** A notification or request (anything with a method), as opposed to a response. */
 function isOutgoingNotice(message: unknown): boolean {
   return typeof message === 'object' && message !== null && 'method' in message;
+}
+
+function asError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
 }
