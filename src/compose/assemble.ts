@@ -47,17 +47,27 @@ export function assembleMcpServer(providers: McpToolProvider[], info: { name: st
         throw new McpAssemblyError(`Duplicate tool name "${wireName}": "${owner}" and "${provider.namespace}.${def.name}" both map to it`);
       }
       seen.set(wireName, `${provider.namespace}.${def.name}`);
-      server.tools.register(
-        {
-          name: wireName,
-          ...(def.title !== undefined && { title: def.title }),
-          description: def.description,
-          inputSchema: def.inputSchema,
-          execute: (args: unknown) => def.handler(args),
-        },
-        // The seed's handlers validate their own arguments.
-        { validateInput: false },
-      );
+      const where = `Tool "${provider.namespace}.${def.name}" (served as "${wireName}")`;
+      if (typeof def.handler !== 'function') {
+        throw new McpAssemblyError(`${where} has no handler: give it handler: async (args) => ({ content: [...] })`);
+      }
+      const handler = def.handler;
+      try {
+        server.tools.register(
+          {
+            name: wireName,
+            ...(def.title !== undefined && { title: def.title }),
+            description: def.description,
+            inputSchema: def.inputSchema,
+            execute: (args: unknown) => handler(args),
+          },
+          // The seed's handlers validate their own arguments.
+          { validateInput: false },
+        );
+      } catch (error) {
+        // A name over 128 characters, a non-object or invalid inputSchema: an assembly mistake, named as such.
+        throw new McpAssemblyError(`${where}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      }
     }
   }
   return server;

@@ -233,6 +233,7 @@ export abstract class Authoring {
     };
     build(true);
     return handle(this.resources, uri, ({ handler, ...changes }) => {
+      checkCall('resource.update', RESOURCE_SIGNATURE, uri, changes, handler ?? current.reader);
       current = { config: { ...current.config, ...changes }, reader: handler ?? current.reader };
       build(false);
     });
@@ -260,6 +261,7 @@ export abstract class Authoring {
     };
     build(true);
     return handle(this.resources.templates, uriTemplate, ({ handler, ...changes }) => {
+      checkCall('resourceTemplate.update', TEMPLATE_SIGNATURE, uriTemplate, changes, handler ?? current.reader);
       current = { config: { ...current.config, ...changes }, reader: handler ?? current.reader };
       build(false);
     });
@@ -281,6 +283,7 @@ export abstract class Authoring {
     };
     build(true);
     return handle(this.prompts, name, ({ handler: h, ...changes }) => {
+      checkCall('prompt.update', PROMPT_SIGNATURE, name, changes, h ?? current.handler);
       current = { config: { ...current.config, ...changes }, handler: h ?? current.handler };
       build(false);
     });

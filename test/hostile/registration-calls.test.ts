@@ -161,6 +161,16 @@ describe('resources, templates and prompts', () => {
     expect(s.resources.templates.size).toBe(1);
   });
 
+  it('the handles refuse a broken update', () => {
+    const s = server();
+    const resource = s.resource('config://app', {}, () => 'x');
+    const template = s.resourceTemplate('users://{id}', {}, () => 'x');
+    const prompt = s.prompt('review', {}, () => 'x');
+    expect(() => resource.update({ handler: 'nope' as never })).toThrow('resource.update("config://app", …) needs a handler function as its third argument (got string)');
+    expect(() => template.update({ handler: 1 as never })).toThrow('resourceTemplate.update("users://{id}", …) needs a handler function as its third argument (got number)');
+    expect(() => prompt.update({ argsSchema: {} } as never)).toThrow('prompt.update("review", …): the config has "argsSchema", which mcpkit calls "arguments"');
+  });
+
   it('server.prompt: SDK order and missing handler', () => {
     const s = server();
     const prompt = loose(s, 'prompt');
