@@ -4,6 +4,7 @@
 // runs) serves the same server and is what MCP clients should spawn.
 import { StdioTransport } from 'mcpkit';
 import { listen } from 'mcpkit/http';
+import { configureAuth } from './auth.js';
 import { createEverythingServer } from './server.js';
 
 const server = createEverythingServer();
@@ -14,8 +15,11 @@ if (process.argv.includes('--stdio')) {
 } else {
   const port = Number(process.env.PORT ?? 3000);
   const host = process.env.HOST ?? '127.0.0.1';
-  const listener = await listen(server, { port, host, legacySse: true });
+  // MCPKIT_AUTH_ISSUER turns on OAuth (docs/auth.md); stdio is never subject to it.
+  const auth = await configureAuth(server);
+  const listener = await listen(server, { port, host, legacySse: true, ...(auth && { auth }) });
   console.error(`mcpkit everything-server listening on ${listener.url}`);
+  if (auth) console.error(`  OAuth: tokens from ${auth.authorizationServers[0]} for ${listener.engine.resource}; test_scoped needs mcp:write`);
   console.error(`  Streamable HTTP (every revision, 2024-11-05 … 2026-07-28): ${listener.url}`);
   console.error(`  Try it:  npx @modelcontextprotocol/inspector --transport http --server-url ${listener.url}`);
   const stop = async () => {

@@ -1,5 +1,6 @@
 import { StdioTransport } from '../../transports/stdio.js';
 import { listen } from '../../adapters/node.js';
+import type { AuthOptions } from '../../auth/types.js';
 import type { McpServer } from '../../server/server.js';
 import { parse, portOf } from '../args.js';
 import { Exit } from '../errors.js';
@@ -16,11 +17,17 @@ resource, prompt and protocol feature mcpkit supports, for every revision.
   --host H     interface to bind (default 127.0.0.1)
 
 Clients: "command": "npx", "args": ["mcpkit", "demo", "--stdio"], or
-http://127.0.0.1:3000/mcp for HTTP. The server stops on SIGINT/SIGTERM, when
+http://127.0.0.1:3000/mcp for HTTP. MCPKIT_AUTH_ISSUER=<issuer URL> turns on
+OAuth (MCPKIT_AUTH_RESOURCE: the canonical URL, default the served one; see
+docs/auth.md). The server stops on SIGINT/SIGTERM, when
 stdin closes (--stdio), and when the process that started it exits.`;
 
 interface DemoModule {
   createEverythingServer(): McpServer;
+}
+
+interface DemoAuthModule {
+  configureAuth(server: McpServer): Promise<AuthOptions | undefined>;
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -45,8 +52,12 @@ export async function run(argv: string[]): Promise<number> {
       };
     });
   }
-  const listener = await listen(server, { port, host: values.host ?? '127.0.0.1', legacySse: true });
+  // MCPKIT_AUTH_ISSUER turns on OAuth (docs/auth.md).
+  const demoAuth = (await import(new URL('../../../examples/everything-server/auth.js', import.meta.url).href)) as DemoAuthModule;
+  const auth = await demoAuth.configureAuth(server);
+  const listener = await listen(server, { port, host: values.host ?? '127.0.0.1', legacySse: true, ...(auth === undefined ? {} : { auth }) });
   console.error(`mcpkit demo: the everything-server on ${listener.url}  (every revision, 2024-11-05 … 2026-07-28)`);
+  if (auth !== undefined) console.error(`  OAuth: tokens from ${auth.authorizationServers[0]} for ${listener.engine.resource}; test_scoped needs mcp:write`);
   console.error(`  Try it:  npx mcpkit inspect ${listener.url}`);
   console.error(`           npx @modelcontextprotocol/inspector --transport http --server-url ${listener.url}`);
   onShutdown(() => listener.close());
