@@ -271,9 +271,10 @@ export class StdioTransport implements McpTransport {
       return this.#draining;
     }
     if (isOutgoingNotice(message)) {
-      // A notification or request goes out at once, with what was queued before it.
+      // A notification or request goes out at once, with what was queued before it, unless
+      // responses wait ahead of it for their gap (they must stay in order).
       this.#lastNotice = this.#queue.length - 1;
-      if (this.#holdMs() === 0) this.#write(this.#queue.length);
+      if (this.#queue.length === 1 || this.#holdMs() === 0) this.#write(this.#queue.length);
       else this.#schedule();
     } else if (this.#queue.length >= FLUSH_AT && this.#lastNotice < 0 && this.#holdMs() === 0) {
       // Responses are batched per tick, but not too much: a client reading the first

@@ -5,14 +5,11 @@
  * -32603 for that id; unknown inputResponses never reach the signed state; and no rejection
  * goes unhandled.
  */
-import type { AddressInfo } from 'node:net';
-import express from 'express';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mountMcpHttp } from '../../src/adapters/express.js';
 import { McpServer } from '../../src/server/server.js';
 import { startFetch, startNode, type TestServer } from '../http/support.js';
-import { callModern, modernResult, unserialisable, type Json } from './crash-support.js';
+import { callModern, modernResult, startExpress, unserialisable, type Json } from './crash-support.js';
 
 const POISONS = ['bigint', 'cycle', 'tojson', 'deep'] as const;
 
@@ -55,24 +52,6 @@ function buildServer(): McpServer {
   return server;
 }
 
-async function startExpress(server: McpServer): Promise<TestServer> {
-  const app = express();
-  const handler = mountMcpHttp(app, server, { path: '/mcp' });
-  const http = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => http.once('listening', () => resolve()));
-  const port = (http.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    origin: `http://127.0.0.1:${port}`,
-    port,
-    async close() {
-      await handler.close({ graceMs: 0 });
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-    },
-  };
-}
-
 const unhandled: unknown[] = [];
 const record = (reason: unknown): void => void unhandled.push(reason);
 beforeAll(() => {
@@ -87,7 +66,7 @@ afterAll(() => {
 const adapters: [string, (server: McpServer) => Promise<TestServer>][] = [
   ['node', (server) => startNode(server)],
   ['fetch', (server) => startFetch(server)],
-  ['express', startExpress],
+  ['express', (server) => startExpress(server)],
 ];
 
 describe.each(adapters)('%s adapter', (_name, start) => {

@@ -3,13 +3,11 @@
  * -32603 event for that request (the status was already sent), on every adapter; and the
  * empty-data priming event is sent only to sessions whose revision defines it (2025-11-25).
  */
-import type { AddressInfo } from 'node:net';
-import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { mountMcpHttp } from '../../src/adapters/express.js';
 import { McpServer } from '../../src/server/server.js';
 import { initializeBody, post, readEvents, rpc, startFetch, startNode, type SseEvent, type TestServer } from '../http/support.js';
 import { checkOutgoing } from '../support/wire.js';
+import { startExpress } from './crash-support.js';
 
 type Json = Record<string, unknown>;
 
@@ -22,24 +20,6 @@ function buildServer(): McpServer {
   return server;
 }
 
-async function startExpress(server: McpServer): Promise<TestServer> {
-  const app = express();
-  const handler = mountMcpHttp(app, server, { path: '/mcp', stateless: false });
-  const http = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => http.once('listening', () => resolve()));
-  const port = (http.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    origin: `http://127.0.0.1:${port}`,
-    port,
-    async close() {
-      await handler.close({ graceMs: 0 });
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-    },
-  };
-}
-
 const running: TestServer[] = [];
 afterEach(async () => {
   for (const server of running.splice(0)) await server.close();
@@ -48,7 +28,7 @@ afterEach(async () => {
 const adapters: [string, (server: McpServer) => Promise<TestServer>][] = [
   ['node', (server) => startNode(server)],
   ['fetch', (server) => startFetch(server)],
-  ['express', startExpress],
+  ['express', (server) => startExpress(server, { stateless: false })],
 ];
 
 /** initialize + initialized at `version`; the session id. */

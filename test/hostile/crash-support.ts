@@ -6,8 +6,14 @@
  * default) or printed a stack.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import express from 'express';
 import { expect } from 'vitest';
+import { mountMcpHttp, type MountMcpHttpOptions } from '../../src/adapters/express.js';
+import type { McpServer } from '../../src/server/server.js';
+import { postRaw } from '../fixtures/modern-http.mjs';
+import type { TestServer } from '../http/support.js';
 import { checkOutgoing, LineCollector } from '../support/wire.js';
 
 const FIXTURE = fileURLToPath(new URL('./crash-server.mjs', import.meta.url));
@@ -125,24 +131,29 @@ export interface Answer {
   messages: Json[];
 }
 
+/** POSTs a raw body; the JSON-RPC messages of a JSON or SSE answer. */
 export async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Answer> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await response.text();
-  const contentType = response.headers.get('content-type') ?? '';
-  const messages: Json[] = [];
-  if (contentType.startsWith('text/event-stream')) {
-    for (const block of text.split('\n\n')) {
-      const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('');
-      if (data !== '') messages.push(JSON.parse(data) as Json);
-    }
-  } else if (text !== '') {
-    messages.push(JSON.parse(text) as Json);
-  }
-  return { status: response.status, contentType, text, messages };
+  const { status, contentType, text, messages } = await postRaw(url, body, headers);
+  return { status, contentType, text, messages: messages as Json[] };
+}
+
+/** The express adapter (mountMcpHttp) on 127.0.0.1:0, shaped like the node and fetch test servers. */
+export async function startExpress(server: McpServer, options: MountMcpHttpOptions = {}): Promise<TestServer> {
+  const app = express();
+  const handler = mountMcpHttp(app, server, { path: '/mcp', ...options });
+  const http = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => http.once('listening', () => resolve()));
+  const port = (http.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    origin: `http://127.0.0.1:${port}`,
+    port,
+    async close() {
+      await handler.close({ graceMs: 0 });
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
 }
 
 /** Stands for a value nested `deep` arrays deep in the bodies `callModern` sends (too deep for JSON.stringify here). */
