@@ -104,7 +104,8 @@ export class LegacySseEndpoint {
     ).finally(() => {
       session.inflight--;
       session.inflightBytes -= parsed.bytes;
-    });
+      // stream.send answers -32603 for a response it cannot serialise, so nothing is left to reject; the chain still ends here.
+    }).catch(() => undefined);
     return { status: 202, headers: {} };
   }
 
