@@ -30,7 +30,7 @@ import {
   type SessionStartMessage,
 } from '../observability/channels.js';
 import { ATTR, clientRequestOutcome, clientSpanAttributes, DURATION_BUCKETS, operationAttributes, requestOutcome, serverSpanAttributes, sessionAttributes, spanName, type Outcome } from './attributes.js';
-import { RequestScope, scopes, type RequestState } from './scope.js';
+import { currentRequest, holding, RequestScope, type RequestState } from './scope.js';
 
 /**
  * - `native`: SERVER spans for requests, CLIENT spans for server→client requests, duration metrics.
@@ -126,11 +126,9 @@ class Telemetry {
       error: () => undefined,
     };
     requests.subscribe(onRequest);
-    scopes.add(this.#scope);
     this.#undo.push(() => {
       requests.unsubscribe(onRequest);
       requests.start.unbindStore(this.#scope);
-      scopes.delete(this.#scope);
     });
 
     const asks = tracingChannel<unknown, ClientRequestMessage>(CLIENT_REQUEST_CHANNEL);
@@ -179,7 +177,7 @@ class Telemetry {
       span = this.#tracer.startSpan(spanName(message), { kind: SpanKind.SERVER, attributes: serverSpanAttributes(message), links }, parent);
       if (this.#capture && message.method === 'tools/call') setJson(span, ATTR.toolArguments, message.params?.['arguments']);
     }
-    const state: RequestState = { message, span, context: span !== undefined ? trace.setSpan(parent, span) : parent, started: performance.now() };
+    const state = holding({ message, span, context: span !== undefined ? trace.setSpan(parent, span) : parent, started: performance.now() });
     this.#requests.set(message, state);
     return state;
   }
@@ -206,7 +204,7 @@ class Telemetry {
   }
 
   #ask(message: ClientRequestMessage): void {
-    const parent = this.#scope.getStore();
+    const parent = currentRequest();
     let carrierContext = parent?.context ?? context.active();
     let span: Span | undefined;
     if (this.#native) {

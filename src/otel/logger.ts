@@ -1,7 +1,7 @@
 /** Log records that carry the request and trace they belong to, so logs and traces correlate. */
 import { context, trace } from '@opentelemetry/api';
 import type { Logger } from '../protocol/deps.js';
-import { scopes, type RequestState } from './scope.js';
+import { currentRequest } from './scope.js';
 
 /** The structured record appended to every log call made while a request runs. */
 export interface RequestLogRecord {
@@ -10,14 +10,6 @@ export interface RequestLogRecord {
   'mcp.session.id'?: string;
   trace_id?: string;
   span_id?: string;
-}
-
-function currentRequest(): RequestState | undefined {
-  for (const scope of scopes) {
-    const state = scope.getStore();
-    if (state !== undefined) return state;
-  }
-  return undefined;
 }
 
 /** The record for the code running now; empty outside any request and span. */
@@ -29,7 +21,7 @@ export function requestLogRecord(): RequestLogRecord {
     if (state.message.id !== null) record['jsonrpc.request.id'] = String(state.message.id);
     if (state.message.sessionId !== undefined) record['mcp.session.id'] = state.message.sessionId;
   }
-  const span = trace.getSpanContext(state?.context ?? context.active());
+  const span = trace.getSpanContext(context.active());
   if (span !== undefined && trace.isSpanContextValid(span)) {
     record.trace_id = span.traceId;
     record.span_id = span.spanId;

@@ -1,5 +1,5 @@
-/** The request a piece of code runs for, carried across awaits by the request channel's bound store. */
-import { context, type Context, type Span } from '@opentelemetry/api';
+/** The request a piece of code runs for: kept in the OpenTelemetry context the request runs in. */
+import { context, createContextKey, type Context, type Span } from '@opentelemetry/api';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { RequestMessage } from '../observability/channels.js';
 
@@ -7,22 +7,32 @@ export interface RequestState {
   readonly message: RequestMessage;
   /** The SERVER span (native mode only). */
   readonly span: Span | undefined;
-  /** What handlers run in: the span's context, or the one extracted from `_meta`. */
-  readonly context: Context;
+  /** What handlers run in: the span's context, or the one extracted from `_meta`; it holds this state. */
+  context: Context;
   /** performance.now() at arrival. */
   readonly started: number;
 }
 
-/** Live scopes, so a logger can find the request it is called for. */
-export const scopes = new Set<RequestScope>();
+const REQUEST = createContextKey('mcpkit request');
+
+/** The state of the request whose code is running (needs a context manager, as any OpenTelemetry setup has). */
+export function currentRequest(active: Context = context.active()): RequestState | undefined {
+  return active.getValue(REQUEST) as RequestState | undefined;
+}
+
+/** Makes `state` findable from its context. */
+export function holding(state: RequestState): RequestState {
+  state.context = state.context.setValue(REQUEST, state);
+  return state;
+}
 
 /**
- * Bound to `tracing:mcpkit:request:start`: while the request runs, it holds
- * the request's state and makes the request's OpenTelemetry context current
- * (through the global context manager, whatever it is).
+ * Bound to `tracing:mcpkit:request:start`: the request runs in its
+ * OpenTelemetry context, through the global context manager. Its own
+ * AsyncLocalStorage is never used (one storage switch per request, not two).
  */
 export class RequestScope extends AsyncLocalStorage<RequestState> {
   override run<R, TArgs extends unknown[]>(state: RequestState, callback: (...args: TArgs) => R, ...args: TArgs): R {
-    return super.run(state, () => context.with(state.context, callback, undefined, ...args));
+    return context.with(state.context, callback, undefined, ...args);
   }
 }
