@@ -1,18 +1,19 @@
 /**
- * `resources/subscribe` on legacy sessions: only known resources, bounded per
+ * `resources/subscribe` on legacy sessions (and `subscriptions/listen` streams): only known resources, bounded per
  * session in count, bytes and URI length, released when the session ends.
  * Real HTTP server with the official v1 SDK client, raw HTTP batches, and the
  * stdio fixture process.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { McpServer } from '../../src/index.js';
 import { listen, type McpHttpListener } from '../../src/http.js';
+import { MODERN, modernRequest } from '../fixtures/modern-http.mjs';
 import { killAll, spawnFixture } from '../support/process.js';
+import { expectValidWire } from '../support/wire-schema.js';
 import { DEFAULT_REVISION, harness } from '../support/wire.js';
-import { heapAfterGc, type Json } from './tasks-support.js';
+import { heapAfterGc, sdkRefusal, type Json } from './tasks-support.js';
 
 function build(options: { maxSubscriptionsPerSession?: number; maxSubscriptionBytesPerSession?: number } = {}): McpServer {
   const server = new McpServer({ name: 'subscriptions', version: '1.0.0', ...options });
@@ -40,20 +41,11 @@ async function sdkClient(): Promise<Client> {
   return client;
 }
 
-async function refusal(promise: Promise<unknown>): Promise<{ code: number; message: string; data: unknown }> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(McpError);
-  const { code, message, data } = error as McpError;
-  return { code, message, data };
-}
 
 describe('resources/subscribe over HTTP (official v1 client)', () => {
   it('refuses a resource that does not exist with -32002 and accepts static and templated ones', async () => {
     const client = await sdkClient();
-    expect(await refusal(client.subscribeResource({ uri: 'mem://nope' }))).toEqual({ code: -32002, message: 'MCP error -32002: Resource not found: mem://nope', data: { uri: 'mem://nope' } });
+    expect(await sdkRefusal(client.subscribeResource({ uri: 'mem://nope' }))).toEqual({ code: -32002, message: 'MCP error -32002: Resource not found: mem://nope', data: { uri: 'mem://nope' } });
     expect(await client.subscribeResource({ uri: 'mem://greeting' })).toEqual({});
     expect(await client.subscribeResource({ uri: 'mem://items/7' })).toEqual({});
   });
@@ -63,7 +55,7 @@ describe('resources/subscribe over HTTP (official v1 client)', () => {
     for (const id of [1, 2, 3]) await client.subscribeResource({ uri: `mem://items/${id}` });
     // Subscribing again to a URI already held costs nothing.
     await client.subscribeResource({ uri: 'mem://items/1' });
-    expect(await refusal(client.subscribeResource({ uri: 'mem://items/4' }))).toEqual({
+    expect(await sdkRefusal(client.subscribeResource({ uri: 'mem://items/4' }))).toEqual({
       code: -32603,
       message: 'MCP error -32603: Too many subscriptions: this session already has 3 (the limit is 3); unsubscribe from some first',
       data: { limit: 'maxSubscriptions' },
@@ -77,7 +69,7 @@ describe('resources/subscribe over HTTP (official v1 client)', () => {
   it('bounds the bytes per session', async () => {
     const client = await sdkClient();
     await client.subscribeResource({ uri: `mem://items/${'a'.repeat(60)}` });
-    expect(await refusal(client.subscribeResource({ uri: `mem://items/${'b'.repeat(60)}` }))).toEqual({
+    expect(await sdkRefusal(client.subscribeResource({ uri: `mem://items/${'b'.repeat(60)}` }))).toEqual({
       code: -32603,
       message: "MCP error -32603: Too many subscriptions: this session's subscribed URIs would hold more than 100 bytes; unsubscribe from some first",
       data: { limit: 'maxSubscriptionBytes' },
@@ -87,7 +79,7 @@ describe('resources/subscribe over HTTP (official v1 client)', () => {
   it('refuses a URI longer than the URI limit without echoing it', async () => {
     const client = await sdkClient();
     const uri = `mem://items/${'x'.repeat(50_000)}`;
-    const refused = await refusal(client.subscribeResource({ uri }));
+    const refused = await sdkRefusal(client.subscribeResource({ uri }));
     expect(refused).toEqual({ code: -32002, message: `MCP error -32002: Resource URI too long: ${uri.length} characters, more than the limit of 8192 (maxUriLength)`, data: { maxUriLength: 8192 } });
   });
 });
@@ -131,5 +123,23 @@ describe('a session\'s subscriptions end with it', () => {
       expect(h.connection.subscriptions.bytes).toBe(0);
     }
     expect(heapAfterGc() - before).toBeLessThan(3 * 1024 * 1024);
+  });
+});
+
+describe('subscriptions/listen (2026-07-28)', () => {
+  it('bounds the resourceSubscriptions of one stream like a session\'s', async () => {
+    const modern = await listen(build({ maxSubscriptionsPerSession: 2 }), { port: 0, host: '127.0.0.1', keepAliveMs: 0 });
+    try {
+      const response = await modernRequest(modern.url, 1, 'subscriptions/listen', { notifications: { resourceSubscriptions: ['mem://items/1', 'mem://items/2', 'mem://items/3'] } });
+      const message = response.messages.at(-1) as Json;
+      expectValidWire(message, MODERN);
+      expect(message['error']).toEqual({
+        code: -32603,
+        message: 'Too many subscriptions: this session already has 2 (the limit is 2); unsubscribe from some first',
+        data: { limit: 'maxSubscriptions' },
+      });
+    } finally {
+      await modern.close();
+    }
   });
 });

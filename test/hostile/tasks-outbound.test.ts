@@ -7,13 +7,13 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { McpServer } from '../../src/index.js';
 import { listen, type McpHttpListener } from '../../src/http.js';
 import { killAll, spawnFixture } from '../support/process.js';
 import { DEFAULT_REVISION } from '../support/wire.js';
-import type { Json } from './tasks-support.js';
+import { sdkRefusal, type Json } from './tasks-support.js';
 
 let listener: McpHttpListener;
 const clients: Client[] = [];
@@ -46,15 +46,6 @@ async function silentClient(): Promise<{ client: Client; asked: () => number; an
   return { client, asked: () => asked, answerAll: () => waiting.splice(0).forEach((answer) => answer()) };
 }
 
-async function refusal(promise: Promise<unknown>): Promise<unknown> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(McpError);
-  const { code, message, data } = error as McpError;
-  return { code, message, data };
-}
 
 describe('pending server→client requests per legacy session', () => {
   it('the request over the count limit fails with -32603 and is never sent; answering makes room', async () => {
@@ -62,7 +53,7 @@ describe('pending server→client requests per legacy session', () => {
     const first = client.callTool({ name: 'ask', arguments: { size: 1 } });
     const second = client.callTool({ name: 'ask', arguments: { size: 1 } });
     await expect.poll(asked).toBe(2);
-    expect(await refusal(client.callTool({ name: 'ask', arguments: { size: 1 } }))).toEqual({
+    expect(await sdkRefusal(client.callTool({ name: 'ask', arguments: { size: 1 } }))).toEqual({
       code: -32603,
       message: 'MCP error -32603: Too many requests to the client: this session already has 2 awaiting an answer (the limit is 2); elicitation/create was not sent',
       data: { limit: 'maxPendingClientRequests' },
@@ -86,7 +77,7 @@ describe('pending server→client requests per legacy session', () => {
     const first = client.callTool({ name: 'ask', arguments: { size: 1500 } });
     await expect.poll(asked).toBe(1);
     const params = { message: 'm'.repeat(1200), requestedSchema: { type: 'object', properties: {} } };
-    expect(await refusal(client.callTool({ name: 'ask', arguments: { size: 1200 } }))).toEqual({
+    expect(await sdkRefusal(client.callTool({ name: 'ask', arguments: { size: 1200 } }))).toEqual({
         code: -32603,
         message: `MCP error -32603: Too many requests to the client: this session's requests awaiting an answer would hold more than 2000 bytes; elicitation/create (${JSON.stringify(params).length} bytes) was not sent`,
         data: { limit: 'maxPendingClientRequestBytes' },

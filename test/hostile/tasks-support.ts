@@ -3,6 +3,7 @@
  * requestState): a bearer-token `authenticate`, a forced GC for memory
  * measurements, and 2026-07-28 calls that carry a token.
  */
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { expect } from 'vitest';
@@ -53,4 +54,15 @@ export async function modernResult(url: string, method: string, params: Json, op
   const { message } = await modernCall(url, method, params, options);
   expect(message['error']).toBeUndefined();
   return message['result'] as Json;
+}
+
+/** The JSON-RPC error an official v1 SDK call failed with (code, message as the SDK shows it, data). */
+export async function sdkRefusal(promise: Promise<unknown>): Promise<{ code: number; message: string; data: unknown }> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(McpError);
+  const { code, message, data } = error as McpError;
+  return { code, message, data };
 }
