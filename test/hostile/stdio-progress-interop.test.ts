@@ -4,8 +4,9 @@
  * after a response read in the same chunk, and drop progress for a request already
  * answered; mcpkit writes the response in a later write (`notificationGapMs`), so the
  * notifications are handled first. That is best effort: a client stalled for longer than the
- * gap (busy loading code on its first calls, on a loaded machine) reads both at once, so each
- * client warms up with a few calls before the calls whose notifications are counted.
+ * gap reads both at once. Here the clients share two cores with the rest of the suite and stall
+ * for milliseconds, so the server runs with a 50 ms gap (the default is 1 ms: see docs/stdio.md),
+ * and each client warms up with a few calls (loading code) before the calls that are counted.
  */
 import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio';
@@ -28,7 +29,12 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-const server = { command: process.execPath, args: [FIXTURE, '--mode', 'stdio'], stderr: 'pipe' as const };
+const server = {
+  command: process.execPath,
+  args: [FIXTURE, '--mode', 'stdio'],
+  env: { ...(process.env as Record<string, string>), CRASH_GAP: '50' },
+  stderr: 'pipe' as const,
+};
 
 describe('progress over stdio with the official SDK clients', () => {
   it(`v1 (@modelcontextprotocol/sdk): all three notifications of each of ${CALLS} calls arrive before the result`, async () => {
