@@ -14,6 +14,7 @@ export {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_SESSIONS,
   DEFAULT_MAX_SESSIONS_PER_CLIENT,
+  DEFAULT_MAX_REQUESTS_PER_SESSION,
   DEFAULT_MAX_STREAM_BUFFER_BYTES,
 } from './transports/http/engine.js';
 export type { CloseOptions, HttpEngine } from './transports/http/engine.js';

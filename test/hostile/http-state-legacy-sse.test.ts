@@ -5,7 +5,6 @@
  * the session recovers once its requests finish. Node and fetch adapters.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { HttpEngineOptions } from '../../src/http.js';
 import { buildServer, type Gates } from '../http/fixtures.js';
 import { eventually, post, startFetch, startNode, type TestServer } from '../http/support.js';
 import type { Start } from './sessions-support.js';
@@ -83,15 +82,13 @@ const adapters: [string, Start][] = [
 ];
 
 describe.each(adapters)('legacy SSE requests in flight (%s adapter)', (_name, start) => {
-  const options = (legacy: NonNullable<Exclude<HttpEngineOptions['legacySse'], boolean>>): HttpEngineOptions => ({ legacySse: legacy });
-
   it('bounds the count per session with 429; other sessions go on; the session recovers when they finish', async () => {
     const { server: mcp, gates } = buildServer();
-    server = await start(mcp, options({ maxInflightRequests: 3 }));
+    server = await start(mcp, { legacySse: true, maxRequestsPerSession: 3 });
     const client = await connect(server.url);
     for (let i = 1; i <= 3; i++) expect((await post(client.endpoint, waitCall(i, `c${i}`))).status).toBe(202);
     await started(gates, ['c1', 'c2', 'c3']);
-    await expectTooMany(await post(client.endpoint, waitCall(4, 'c4')), '3 requests (maxInflightRequests)');
+    await expectTooMany(await post(client.endpoint, waitCall(4, 'c4')), '3 requests (maxRequestsPerSession)');
 
     const other = await connect(server.url);
     expect((await post(other.endpoint, waitCall(1, 'o1'))).status).toBe(202);
@@ -106,13 +103,13 @@ describe.each(adapters)('legacy SSE requests in flight (%s adapter)', (_name, st
 
   it('bounds the bytes of request bodies per session with 429', async () => {
     const { server: mcp, gates } = buildServer();
-    server = await start(mcp, options({ maxInflightBytes: 40_000 }));
+    server = await start(mcp, { legacySse: { maxInflightBytes: 40_000 } });
     const client = await connect(server.url);
     const padding = 'p'.repeat(15_000);
     expect((await post(client.endpoint, waitCall(1, 'b1', padding))).status).toBe(202);
     expect((await post(client.endpoint, waitCall(2, 'b2', padding))).status).toBe(202);
     await started(gates, ['b1', 'b2']);
-    await expectTooMany(await post(client.endpoint, waitCall(3, 'b3', padding)), '40000 bytes of requests (maxInflightBytes)');
+    await expectTooMany(await post(client.endpoint, waitCall(3, 'b3', padding)), '40000 bytes of requests (legacySse.maxInflightBytes)');
     // A small request still fits.
     expect((await post(client.endpoint, { jsonrpc: '2.0', id: 4, method: 'ping' })).status).toBe(202);
     gates.open('b1');
@@ -125,6 +122,7 @@ describe.each(adapters)('legacy SSE requests in flight (%s adapter)', (_name, st
   });
 
   it('rejects a limit that is not a positive number at construction', async () => {
-    await expect(start(buildServer().server, options({ maxInflightRequests: 0 }))).rejects.toThrow(/legacySse.maxInflightRequests must be a positive number/);
+    await expect(start(buildServer().server, { legacySse: { maxInflightBytes: 0 } })).rejects.toThrow(/legacySse.maxInflightBytes must be a positive number/);
+    await expect(start(buildServer().server, { maxRequestsPerSession: Number.NaN })).rejects.toThrow(/maxRequestsPerSession must be a positive number/);
   });
 });

@@ -1,16 +1,17 @@
 /**
- * Servers for the hostile session tests on every adapter, all on 127.0.0.1,
+ * Servers for the hostile session tests on every adapter, all on 127.0.0.1
+ * (the fetch adapter's test bridge hands over the peer address as Deno does),
  * and a raw client that can choose its loopback source address (127.0.0.x),
  * so per-address quotas can be exercised without leaving the machine.
  */
 import express from 'express';
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mountMcpHttp } from '../../src/express.js';
-import { createFetchHandler, type HttpEngineOptions } from '../../src/http.js';
+import type { HttpEngineOptions } from '../../src/http.js';
 import type { AuthInfo, ConnectionFactory } from '../../src/protocol/connection.js';
 import type { HttpRequest } from '../../src/transports/http/types.js';
-import { startNode, type TestServer } from '../http/support.js';
+import { startFetch, startNode, type TestServer } from '../http/support.js';
 
 export type Start = (factory: ConnectionFactory, options: HttpEngineOptions) => Promise<TestServer>;
 
@@ -21,48 +22,9 @@ export const startExpress: Start = async (factory, options) => {
   return serveOn(createServer(app), '/mcp', (graceMs) => handler.close({ graceMs }));
 };
 
-/** The fetch adapter behind node:http, handing the peer address over as Deno's `info.remoteAddr` does. */
-export const startFetchWithAddress: Start = async (factory, options) => {
-  const handler = createFetchHandler(factory, { path: '/mcp', keepAliveMs: 0, ...options });
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    void (async () => {
-      const controller = new AbortController();
-      res.once('close', () => {
-        if (!res.writableFinished) controller.abort();
-      });
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
-      const hasBody = req.method === 'POST';
-      const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
-        method: req.method ?? 'GET',
-        headers,
-        signal: controller.signal,
-        ...(hasBody ? { body: req, duplex: 'half' } : {}),
-      });
-      const response = await handler(request, { remoteAddr: { hostname: req.socket.remoteAddress } });
-      res.writeHead(response.status, Object.fromEntries(response.headers));
-      res.flushHeaders();
-      if (response.body === null) return void res.end();
-      const reader = response.body.getReader();
-      controller.signal.addEventListener('abort', () => void reader.cancel().catch(() => undefined), { once: true });
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          res.write(value);
-        }
-      } catch {
-        // client gone
-      }
-      res.end();
-    })();
-  });
-  return serveOn(server, '/mcp', (graceMs) => handler.close({ graceMs }));
-};
-
 export const ADAPTERS: [string, Start][] = [
   ['node', startNode],
-  ['fetch', startFetchWithAddress],
+  ['fetch', startFetch],
   ['express', startExpress],
 ];
 

@@ -25,7 +25,10 @@ export async function startNode(factory: ConnectionFactory, options: HttpEngineO
   };
 }
 
-/** The fetch adapter behind a minimal node:http → Request bridge (what Bun/Deno do natively). */
+/**
+ * The fetch adapter behind a minimal node:http → Request bridge (what Bun/Deno do natively),
+ * handing the peer address over as Deno's `info.remoteAddr` does.
+ */
 export async function startFetch(factory: ConnectionFactory, options: HttpEngineOptions = {}): Promise<TestServer> {
   const handler = createFetchHandler(factory, { path: '/mcp', keepAliveMs: 0, ...options });
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -46,7 +49,7 @@ export async function startFetch(factory: ConnectionFactory, options: HttpEngine
   };
 }
 
-async function bridge(handler: (request: Request) => Promise<Response>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function bridge(handler: (request: Request, context: unknown) => Promise<Response>, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const controller = new AbortController();
   res.once('close', () => {
     if (!res.writableFinished) controller.abort();
@@ -60,7 +63,7 @@ async function bridge(handler: (request: Request) => Promise<Response>, req: Inc
     signal: controller.signal,
     ...(hasBody ? { body: req, duplex: 'half' } : {}),
   });
-  const response = await handler(request);
+  const response = await handler(request, { remoteAddr: { hostname: req.socket.remoteAddress } });
   res.writeHead(response.status, Object.fromEntries(response.headers));
   res.flushHeaders();
   if (response.body === null) {

@@ -18,6 +18,7 @@ export interface EngineContext {
   readonly maxBodyBytes: number;
   readonly maxBatchSize: number;
   readonly maxSessions: number;
+  readonly maxRequestsPerSession: number;
   readonly keepAliveMs: number;
   readonly eventStore: EventStore | undefined;
   readonly sessions: SessionRegistry;

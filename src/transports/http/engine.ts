@@ -38,6 +38,7 @@ export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_MAX_BATCH_SIZE = 100;
 export const DEFAULT_MAX_SESSIONS = 10_000;
 export const DEFAULT_MAX_SESSIONS_PER_CLIENT = 100;
+export const DEFAULT_MAX_REQUESTS_PER_SESSION = 100;
 export const DEFAULT_KEEP_ALIVE_MS = 25_000;
 export const DEFAULT_MAX_STREAM_BUFFER_BYTES = 8 * 1024 * 1024;
 
@@ -51,6 +52,7 @@ class Engine implements HttpEngine, EngineContext {
   readonly maxBodyBytes: number;
   readonly maxBatchSize: number;
   readonly maxSessions: number;
+  readonly maxRequestsPerSession: number;
   readonly keepAliveMs: number;
   readonly eventStore: EventStore | undefined;
   readonly sessions: SessionRegistry;
@@ -77,6 +79,7 @@ class Engine implements HttpEngine, EngineContext {
     this.maxBodyBytes = positive(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes');
     this.maxBatchSize = positive(options.maxBatchSize, DEFAULT_MAX_BATCH_SIZE, 'maxBatchSize');
     this.maxSessions = positive(options.maxSessions, DEFAULT_MAX_SESSIONS, 'maxSessions');
+    this.maxRequestsPerSession = positive(options.maxRequestsPerSession, DEFAULT_MAX_REQUESTS_PER_SESSION, 'maxRequestsPerSession');
     this.keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
     this.protocolVersions = options.protocolVersions ?? DEFAULT_PROTOCOL_VERSIONS;
     this.authenticate = options.authenticate;

@@ -11,18 +11,18 @@ import { positive } from './options.js';
 import type { EngineContext } from './context.js';
 import { badRequest, httpError, methodNotAllowed, sessionNotFound } from './errors.js';
 import { acceptedTypes, isJsonContentType } from './headers.js';
-import { HttpSession, refusedSession } from './sessions.js';
+import { carriesRequest, HttpSession, refusedSession, requestLimit, tooManyRequests } from './sessions.js';
 import { SSE_HEADERS, SseConnection, sseEvent } from './sse.js';
 import type { HttpRequest, HttpResponse, LegacySseOptions } from './types.js';
 
-export const DEFAULT_LEGACY_MAX_INFLIGHT = 64;
 export const DEFAULT_LEGACY_MAX_INFLIGHT_BYTES = 16 * 1024 * 1024;
 
 export class LegacySseEndpoint {
   private readonly ssePath: string;
   private readonly messagesPath: string;
-  private readonly maxInflight: number;
   private readonly maxInflightBytes: number;
+  /** Bytes of request bodies running per session (kept here: only legacy sessions need it). */
+  private readonly bytesInFlight = new Map<HttpSession, number>();
 
   constructor(
     private readonly ctx: EngineContext,
@@ -30,7 +30,6 @@ export class LegacySseEndpoint {
   ) {
     this.ssePath = options.ssePath ?? '/sse';
     this.messagesPath = options.messagesPath ?? '/messages';
-    this.maxInflight = positive(options.maxInflightRequests, DEFAULT_LEGACY_MAX_INFLIGHT, 'legacySse.maxInflightRequests');
     this.maxInflightBytes = positive(options.maxInflightBytes, DEFAULT_LEGACY_MAX_INFLIGHT_BYTES, 'legacySse.maxInflightBytes');
   }
 
@@ -75,12 +74,16 @@ export class LegacySseEndpoint {
     if (id === null) return badRequest('Bad request: missing sessionId query parameter; use the endpoint the SSE stream announced');
     const session = await ctx.sessions.get(id, authInfo);
     if (session === undefined || session.kind !== 'legacy-sse') return sessionNotFound();
-    // Answered 202 before they run, so what a session may have running is bounded here.
-    if (session.inflight >= this.maxInflight) return this.tooMany(`${this.maxInflight} requests (maxInflightRequests)`);
     const parsed = await readPayload(request, ctx.maxBodyBytes, ctx.maxBatchSize);
     if (!parsed.ok) return parsed.response;
-    if (session.inflight >= this.maxInflight) return this.tooMany(`${this.maxInflight} requests (maxInflightRequests)`);
-    if (session.inflightBytes + parsed.bytes > this.maxInflightBytes) return this.tooMany(`${this.maxInflightBytes} bytes of requests (maxInflightBytes)`);
+    // Answered 202 before they run, so what a session may have running is bounded here, bytes included.
+    if (carriesRequest(parsed.payload)) {
+      const busy = tooManyRequests(ctx, session);
+      if (busy !== undefined) return busy;
+      if ((this.bytesInFlight.get(session) ?? 0) + parsed.bytes > this.maxInflightBytes) {
+        return requestLimit(`${this.maxInflightBytes} bytes of requests (legacySse.maxInflightBytes)`, 'on the SSE stream');
+      }
+    }
     const forbidden = ctx.auth?.authorize(ctx.factory, parsed.payload, authInfo, undefined);
     if (forbidden !== undefined) return forbidden;
 
@@ -92,7 +95,7 @@ export class LegacySseEndpoint {
     };
     if (authInfo !== undefined) extra.authInfo = authInfo;
     session.inflight++;
-    session.inflightBytes += parsed.bytes;
+    this.charge(session, parsed.bytes);
     ctx.sessions.touch(session);
     // Answer 202 now; the result follows on the stream (requests run concurrently).
     void session.connection.handleMessage(parsed.payload, extra).then(
@@ -103,18 +106,15 @@ export class LegacySseEndpoint {
       () => undefined,
     ).finally(() => {
       session.inflight--;
-      session.inflightBytes -= parsed.bytes;
+      this.charge(session, -parsed.bytes);
       // stream.send answers -32603 for a response it cannot serialise, so nothing is left to reject; the chain still ends here.
     }).catch(() => undefined);
     return { status: 202, headers: {} };
   }
 
-  private tooMany(what: string): HttpResponse {
-    return httpError(
-      429,
-      ErrorCode.InvalidRequest,
-      `Too many requests: this session already has ${what} running; wait for their responses on the SSE stream before sending more`,
-      { headers: { 'retry-after': '1' } },
-    );
+  private charge(session: HttpSession, bytes: number): void {
+    const held = (this.bytesInFlight.get(session) ?? 0) + bytes;
+    if (held > 0) this.bytesInFlight.set(session, held);
+    else this.bytesInFlight.delete(session);
   }
 }

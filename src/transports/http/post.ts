@@ -21,7 +21,7 @@ import {
   LEGACY_PROTOCOL_VERSIONS,
   PROTOCOL_VERSION_META_KEY,
 } from './headers.js';
-import { HttpSession, refusedSession } from './sessions.js';
+import { HttpSession, refusedSession, tooManyRequests } from './sessions.js';
 import { ErrorCode } from '../../jsonrpc/errors.js';
 import type { HttpRequest, HttpResponse } from './types.js';
 
@@ -36,6 +36,10 @@ export async function handlePost(ctx: EngineContext, request: HttpRequest, authI
   if (!parsed.ok) return parsed.response;
   const payload = parsed.payload;
   const shape = peek(payload);
+  if (found.session !== undefined && shape.hasRequest) {
+    const busy = tooManyRequests(ctx, found.session, shape.id);
+    if (busy !== undefined) return busy;
+  }
   // Step-up (403) is decided before a session opens or a status is committed.
   const forbidden = ctx.auth?.authorize(ctx.factory, payload, authInfo, shape.id);
   if (forbidden !== undefined) return forbidden;

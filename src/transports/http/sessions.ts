@@ -21,8 +21,6 @@ export class HttpSession implements EventLog {
   private liveStreams: Map<string, EventStream> | undefined;
   /** Requests being handled. */
   inflight = 0;
-  /** Bytes of the request bodies being handled (legacy SSE, whose POSTs are answered before they run). */
-  inflightBytes = 0;
   closed = false;
   private standaloneStream: EventStream | undefined;
   private streamCounter = 0;
@@ -32,11 +30,14 @@ export class HttpSession implements EventLog {
     readonly id: string,
     readonly kind: SessionKind,
     private readonly eventStore: EventStore | undefined,
-    /** `principalOf(authInfo)` at creation: only the same principal reaches this session. */
-    readonly principal: string | undefined,
     /** Who the session counts against (see `maxSessionsPerClient`), shared by that client's sessions. */
     readonly quota: ClientQuota,
   ) {}
+
+  /** `principalOf(authInfo)` at creation: only the same principal reaches this session. */
+  get principal(): string | undefined {
+    return this.quota.principal;
+  }
 
   get connection(): McpConnection {
     if (this.connectionRef === undefined) throw new Error('session connection not opened');
@@ -103,9 +104,11 @@ export class HttpSession implements EventLog {
   }
 }
 
-/** One client's share of the sessions (principal, else client address). */
+/** One client's share of the sessions (principal, else client address); its sessions hold it, not copies. */
 export interface ClientQuota {
   readonly owner: string;
+  /** The principal its sessions are bound to (undefined: unauthenticated). */
+  readonly principal: string | undefined;
   sessions: number;
 }
 
@@ -161,12 +164,12 @@ export class SessionRegistry {
     if ((this.perClient.get(owner)?.sessions ?? 0) >= this.maxSessionsPerClient) return 'client-full';
     if ((await this.store.size()) >= this.maxSessions) return 'server-full';
     let quota = this.perClient.get(owner);
-    if (quota === undefined) this.perClient.set(owner, (quota = { owner, sessions: 0 }));
+    if (quota === undefined) this.perClient.set(owner, (quota = { owner, principal: principalOf(authInfo), sessions: 0 }));
     // Counted before the session is stored, so concurrent opens cannot overshoot.
     if (quota.sessions >= this.maxSessionsPerClient) return 'client-full';
     quota.sessions++;
     const id = mintSessionId();
-    const session = new HttpSession(id, kind, this.eventStore, principalOf(authInfo), quota);
+    const session = new HttpSession(id, kind, this.eventStore, quota);
     try {
       session.connection = factory.openConnection({ send: session.send, sessionId: id, transport: 'http' });
       await this.store.set(id, session);
@@ -206,6 +209,35 @@ export class SessionRegistry {
     if (--quota.sessions <= 0 && this.perClient.get(quota.owner) === quota) this.perClient.delete(quota.owner);
     return true;
   }
+}
+
+/** True when a payload (a message or a batch) holds a request: something that will run and be answered. */
+export function carriesRequest(payload: unknown): boolean {
+  if (Array.isArray(payload)) return payload.some(isRequestLike);
+  return isRequestLike(payload);
+}
+
+function isRequestLike(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && 'method' in value && 'id' in value;
+}
+
+/**
+ * 429 when the session already runs `maxRequestsPerSession` requests. Only for
+ * payloads that carry a request: a response (an elicitation answer) or a
+ * notification must always get through, or the running requests could never finish.
+ */
+export function tooManyRequests(ctx: { readonly maxRequestsPerSession: number }, session: HttpSession, id?: JsonRpcId): HttpResponse | undefined {
+  if (session.inflight < ctx.maxRequestsPerSession) return undefined;
+  return requestLimit(`${ctx.maxRequestsPerSession} requests (maxRequestsPerSession)`, session.kind === 'legacy-sse' ? 'on the SSE stream' : '', id);
+}
+
+export function requestLimit(what: string, where: string, id?: JsonRpcId): HttpResponse {
+  return httpError(
+    429,
+    ErrorCode.InvalidRequest,
+    `Too many requests: this session already has ${what} running; wait for their responses${where === '' ? '' : ` ${where}`} before sending more`,
+    { headers: { 'retry-after': '1' }, ...(id === undefined ? {} : { id }) },
+  );
 }
 
 /** The answer to an `initialize` (or legacy SSE GET) that `open` refused. */

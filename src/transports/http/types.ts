@@ -72,8 +72,6 @@ export interface LegacySseOptions {
   ssePath?: string;
   /** The path clients POST to (default '/messages'). */
   messagesPath?: string;
-  /** Requests a session may have running at once (default 64); beyond it a POST is answered 429. */
-  maxInflightRequests?: number;
   /** Bytes of request bodies a session may have running at once (default 16 MiB); beyond it → 429. */
   maxInflightBytes?: number;
 }
@@ -100,6 +98,12 @@ export interface HttpEngineOptions {
    * `authenticate` names one, else per remote address (IPv6 by /64); beyond it → 429.
    */
   maxSessionsPerClient?: number;
+  /**
+   * Requests one session may have running at once (default 100), on Streamable
+   * HTTP and legacy SSE alike; a POST carrying another request → 429. Responses
+   * and notifications are never refused.
+   */
+  maxRequestsPerSession?: number;
   /** Idle time before a session expires (default 30 minutes) when the default store is used. */
   sessionIdleTimeoutMs?: number;
   sessionStore?: SessionStore<unknown>;
