@@ -29,14 +29,13 @@ export class HttpSession implements EventLog {
   constructor(
     readonly id: string,
     readonly kind: SessionKind,
-    private readonly eventStore: EventStore | undefined,
-    /** Who the session counts against (see `maxSessionsPerClient`), shared by that client's sessions. */
-    readonly quota: ClientQuota,
+    /** Its client: the quota it counts against, its principal and the event store (shared, so a session holds one pointer). */
+    readonly client: SessionClient,
   ) {}
 
   /** `principalOf(authInfo)` at creation: only the same principal reaches this session. */
   get principal(): string | undefined {
-    return this.quota.principal;
+    return this.client.principal;
   }
 
   get connection(): McpConnection {
@@ -66,13 +65,14 @@ export class HttpSession implements EventLog {
 
   /** Where this session's resumable streams record their events; undefined without an event store. */
   get eventLog(): EventLog | undefined {
-    return this.eventStore === undefined ? undefined : this;
+    return this.client.events === undefined ? undefined : this;
   }
 
   append(streamId: string, message?: JsonRpcMessage): string | Promise<string> {
     // After the session ended its events were released; recording more would leak them.
-    if (this.closed || this.eventStore === undefined) return `${streamId}:-`;
-    return this.eventStore.append(this.id, streamId, message);
+    const store = this.client.events;
+    if (this.closed || store === undefined) return `${streamId}:-`;
+    return store.append(this.id, streamId, message);
   }
 
   /** The session's standalone stream (the GET stream, or the legacy SSE stream). */
@@ -104,11 +104,15 @@ export class HttpSession implements EventLog {
   }
 }
 
-/** One client's share of the sessions (principal, else client address); its sessions hold it, not copies. */
-export interface ClientQuota {
+/** One client (principal, else client address) as its sessions see it; they hold it, not copies. */
+export interface SessionClient {
+  /** The quota owner (`quotaOwnerOf`). */
   readonly owner: string;
   /** The principal its sessions are bound to (undefined: unauthenticated). */
   readonly principal: string | undefined;
+  /** Where its sessions' streams record events (the engine's store). */
+  readonly events: EventStore | undefined;
+  /** Its live sessions. */
   sessions: number;
 }
 
@@ -118,7 +122,7 @@ export type SessionRefusal = 'server-full' | 'client-full';
 /** Live sessions over a SessionStore, with a global cap and a cap per client. */
 export class SessionRegistry {
   /** Live sessions per quota owner (principal, else client address). */
-  private readonly perClient = new Map<string, ClientQuota>();
+  private readonly perClient = new Map<string, SessionClient>();
 
   constructor(
     private readonly store: SessionStore<HttpSession>,
@@ -163,13 +167,13 @@ export class SessionRegistry {
     const owner = quotaOwnerOf(authInfo, clientAddressKey(request.remoteAddress));
     if ((this.perClient.get(owner)?.sessions ?? 0) >= this.maxSessionsPerClient) return 'client-full';
     if ((await this.store.size()) >= this.maxSessions) return 'server-full';
-    let quota = this.perClient.get(owner);
-    if (quota === undefined) this.perClient.set(owner, (quota = { owner, principal: principalOf(authInfo), sessions: 0 }));
+    let client = this.perClient.get(owner);
+    if (client === undefined) this.perClient.set(owner, (client = { owner, principal: principalOf(authInfo), events: this.eventStore, sessions: 0 }));
     // Counted before the session is stored, so concurrent opens cannot overshoot.
-    if (quota.sessions >= this.maxSessionsPerClient) return 'client-full';
-    quota.sessions++;
+    if (client.sessions >= this.maxSessionsPerClient) return 'client-full';
+    client.sessions++;
     const id = mintSessionId();
-    const session = new HttpSession(id, kind, this.eventStore, quota);
+    const session = new HttpSession(id, kind, client);
     try {
       session.connection = factory.openConnection({ send: session.send, sessionId: id, transport: 'http' });
       await this.store.set(id, session);
@@ -205,8 +209,8 @@ export class SessionRegistry {
     session.close(reason);
     const released = this.eventStore?.release(session.id);
     if (released instanceof Promise) released.catch(() => undefined);
-    const { quota } = session;
-    if (--quota.sessions <= 0 && this.perClient.get(quota.owner) === quota) this.perClient.delete(quota.owner);
+    const { client } = session;
+    if (--client.sessions <= 0 && this.perClient.get(client.owner) === client) this.perClient.delete(client.owner);
     return true;
   }
 }
