@@ -17,6 +17,7 @@ export {
   DEFAULT_MAX_REQUESTS_PER_SESSION,
   DEFAULT_MAX_STREAM_BUFFER_BYTES,
 } from './transports/http/engine.js';
+export { DEFAULT_MAX_INFLIGHT_BYTES_PER_CLIENT } from './transports/http/inflight.js';
 export type { CloseOptions, HttpEngine } from './transports/http/engine.js';
 export type { CorsOptions } from './transports/http/cors.js';
 export type { AuthOptions, Principal, TokenVerifier, VerifyTarget } from './auth/types.js';

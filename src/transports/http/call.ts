@@ -37,6 +37,8 @@ export interface CallInput {
   authInfo: AuthInfo | undefined;
   /** The answer is a stream whatever the response mode (`subscriptions/listen`). */
   streamOnly?: boolean;
+  /** Gives back the request's in-flight bytes (maxInflightBytesPerClient) when the call finishes. */
+  release?: () => void;
 }
 
 export class PostCall implements InflightCall {
@@ -46,6 +48,7 @@ export class PostCall implements InflightCall {
   private done = false;
   private streamOnly = false;
   private protocolVersion: string | undefined;
+  private release: (() => void) | undefined;
   private readonly cancellation = new CancelSignal();
 
   constructor(
@@ -58,6 +61,7 @@ export class PostCall implements InflightCall {
     const { ctx, target, request } = this;
     this.streamOnly = input.streamOnly === true;
     this.protocolVersion = input.protocolVersion;
+    this.release = input.release;
     // Every key present, always in this order: one object shape for every request
     // keeps the protocol's reads of `extra` monomorphic (adding keys conditionally
     // cost a session request about a third of its engine time).
@@ -222,6 +226,7 @@ export class PostCall implements InflightCall {
   private finishCall(): void {
     if (this.done) return;
     this.done = true;
+    this.release?.();
     if (this.request.onDisconnect === undefined) this.request.signal.removeEventListener('abort', this.onDisconnect);
     this.ctx.untrack(this);
     const session = this.target.session;

@@ -2,6 +2,7 @@
 import type { AuthGate } from '../../auth/gate.js';
 import type { AuthInfo, ConnectionFactory, McpConnection } from '../../protocol/connection.js';
 import type { EventStore } from '../../stores/contracts.js';
+import type { InflightBytes } from './inflight.js';
 import type { SessionRegistry } from './sessions.js';
 import type { HttpRequest, ResponseMode } from './types.js';
 
@@ -22,6 +23,8 @@ export interface EngineContext {
   readonly keepAliveMs: number;
   readonly eventStore: EventStore | undefined;
   readonly sessions: SessionRegistry;
+  /** Request bytes in flight per client (maxInflightBytesPerClient). */
+  readonly inflight: InflightBytes;
   readonly protocolVersions: readonly string[];
   readonly authenticate: ((request: HttpRequest) => AuthInfo | undefined | Promise<AuthInfo | undefined>) | undefined;
   /** The `auth` option's checks (OAuth resource server), when configured. */

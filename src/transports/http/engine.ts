@@ -11,6 +11,7 @@ import { MemoryEventStore, MemorySessionStore } from '../../stores/memory.js';
 import type { EngineContext, InflightCall } from './context.js';
 import { httpError, methodNotAllowed, missingSession, sessionNotFound, shuttingDown } from './errors.js';
 import { handleGet } from './get.js';
+import { DEFAULT_MAX_INFLIGHT_BYTES_PER_CLIENT, InflightBytes } from './inflight.js';
 import { DEFAULT_PROTOCOL_VERSIONS } from './headers.js';
 import { LegacySseEndpoint } from './legacy-sse.js';
 import { positive } from './options.js';
@@ -56,6 +57,7 @@ class Engine implements HttpEngine, EngineContext {
   readonly keepAliveMs: number;
   readonly eventStore: EventStore | undefined;
   readonly sessions: SessionRegistry;
+  readonly inflight: InflightBytes;
   readonly protocolVersions: readonly string[];
   readonly authenticate: HttpEngineOptions['authenticate'];
   readonly auth: AuthGate | undefined;
@@ -96,6 +98,7 @@ class Engine implements HttpEngine, EngineContext {
       new MemorySessionStore<HttpSession>(options.sessionIdleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.sessionIdleTimeoutMs });
     const perClient = positive(options.maxSessionsPerClient, DEFAULT_MAX_SESSIONS_PER_CLIENT, 'maxSessionsPerClient');
     this.sessions = new SessionRegistry(store, this.maxSessions, perClient, this.eventStore);
+    this.inflight = new InflightBytes(positive(options.maxInflightBytesPerClient, DEFAULT_MAX_INFLIGHT_BYTES_PER_CLIENT, 'maxInflightBytesPerClient'));
     this.guard = createRebindingGuard(options);
     this.cors = createCors(options.cors);
     const legacy = options.legacySse;

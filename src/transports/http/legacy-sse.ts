@@ -4,6 +4,7 @@
  * 202 and their responses travel on the stream.
  */
 import { clientAddressKey } from './client-address.js';
+import { quotaOwnerOf } from '../../protocol/principal.js';
 import { ErrorCode } from '../../jsonrpc/errors.js';
 import type { AuthInfo, MessageExtra } from '../../protocol/connection.js';
 import { readPayload } from './body.js';
@@ -86,6 +87,8 @@ export class LegacySseEndpoint {
     }
     const forbidden = ctx.auth?.authorize(ctx.factory, parsed.payload, authInfo, undefined);
     if (forbidden !== undefined) return forbidden;
+    const release = ctx.inflight.charge(quotaOwnerOf(authInfo, clientAddressKey(request.remoteAddress)), parsed.bytes, undefined);
+    if (typeof release !== 'function') return release;
 
     const stream = session.standalone();
     const extra: MessageExtra = {
@@ -107,6 +110,7 @@ export class LegacySseEndpoint {
     ).finally(() => {
       session.inflight--;
       this.charge(session, -parsed.bytes);
+      release();
       // stream.send answers -32603 for a response it cannot serialise, so nothing is left to reject; the chain still ends here.
     }).catch(() => undefined);
     return { status: 202, headers: {} };

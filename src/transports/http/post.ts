@@ -5,7 +5,9 @@
  */
 import type { JsonRpcId } from '../../jsonrpc/message.js';
 import type { AuthInfo } from '../../protocol/connection.js';
+import { quotaOwnerOf } from '../../protocol/principal.js';
 import { readPayload } from './body.js';
+import { clientAddressKey } from './client-address.js';
 import { PostCall, type CallTarget } from './call.js';
 import type { EngineContext } from './context.js';
 import {
@@ -43,13 +45,28 @@ export async function handlePost(ctx: EngineContext, request: HttpRequest, authI
   // Step-up (403) is decided before a session opens or a status is committed.
   const forbidden = ctx.auth?.authorize(ctx.factory, payload, authInfo, shape.id);
   if (forbidden !== undefined) return forbidden;
+  // Charged before a session opens; released when the call finishes (its body is held until then).
+  const release = ctx.inflight.charge(quotaOwnerOf(authInfo, clientAddressKey(request.remoteAddress)), parsed.bytes, shape.id);
+  if (typeof release !== 'function') return release;
 
-  const routed = await route(ctx, request, found.session, shape, authInfo);
-  if ('status' in routed) return routed;
+  let routed: CallTarget | HttpResponse;
+  try {
+    routed = await route(ctx, request, found.session, shape, authInfo);
+  } catch (error) {
+    release();
+    throw error;
+  }
+  if ('status' in routed) {
+    release();
+    return routed;
+  }
 
   if (routed.modern) {
     const invalid = validateModernRequest(request, payload);
-    if (invalid !== undefined) return invalid;
+    if (invalid !== undefined) {
+      release();
+      return invalid;
+    }
   }
 
   const versionHeader = request.headers['mcp-protocol-version'];
@@ -59,6 +76,7 @@ export async function handlePost(ctx: EngineContext, request: HttpRequest, authI
     requestId: shape.id,
     protocolVersion: routed.modern ? versionHeader : (versionHeader ?? ASSUMED_PROTOCOL_VERSION),
     authInfo,
+    release,
     // A listen stream is a stream even when every other answer is JSON.
     streamOnly: routed.modern && shape.method === 'subscriptions/listen',
   });

@@ -104,6 +104,12 @@ export interface HttpEngineOptions {
    * and notifications are never refused.
    */
   maxRequestsPerSession?: number;
+  /**
+   * Request body bytes one client may have in flight (default 16 MiB): per principal,
+   * else per remote address. A running request (a `subscriptions/listen` stream, a tool
+   * waiting for input) keeps its parsed body; beyond the limit → 429.
+   */
+  maxInflightBytesPerClient?: number;
   /** Idle time before a session expires (default 30 minutes) when the default store is used. */
   sessionIdleTimeoutMs?: number;
   sessionStore?: SessionStore<unknown>;

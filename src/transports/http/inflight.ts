@@ -1,0 +1,50 @@
+/**
+ * Request bytes in flight per client. A request that is still running (a
+ * `subscriptions/listen` stream, a tool waiting for input) keeps its parsed
+ * body alive, so what one client may hold this way is bounded here; the owner
+ * is the principal, else the remote address (see `quotaOwnerOf`).
+ */
+import { ErrorCode } from '../../jsonrpc/errors.js';
+import type { JsonRpcId } from '../../jsonrpc/message.js';
+import { httpError } from './errors.js';
+import type { HttpResponse } from './types.js';
+
+export const DEFAULT_MAX_INFLIGHT_BYTES_PER_CLIENT = 16 * 1024 * 1024;
+
+export class InflightBytes {
+  readonly #held = new Map<string, number>();
+
+  constructor(readonly maxBytes: number) {}
+
+  /**
+   * Charges `bytes` to `owner` and returns the release (call it once), or the
+   * 429 answer when it would pass the limit. A client with nothing in flight
+   * is always admitted, so a limit below `maxBodyBytes` cannot lock it out.
+   */
+  charge(owner: string, bytes: number, id: JsonRpcId | undefined): (() => void) | HttpResponse {
+    const held = this.#held.get(owner) ?? 0;
+    if (held > 0 && held + bytes > this.maxBytes) {
+      return httpError(
+        429,
+        ErrorCode.InvalidRequest,
+        `Too many requests in flight: this client's running requests already hold ${held} bytes of request bodies, and this one ` +
+          `(${bytes} bytes) would pass the limit of ${this.maxBytes} (maxInflightBytesPerClient); wait for their answers, or close streams you no longer read`,
+        { headers: { 'retry-after': '1' }, ...(id === undefined ? {} : { id }) },
+      );
+    }
+    this.#held.set(owner, held + bytes);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.#held.get(owner) ?? bytes) - bytes;
+      if (left <= 0) this.#held.delete(owner);
+      else this.#held.set(owner, left);
+    };
+  }
+
+  /** Bytes `owner` holds in flight (for tests and metrics). */
+  heldBy(owner: string): number {
+    return this.#held.get(owner) ?? 0;
+  }
+}
