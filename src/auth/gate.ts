@@ -178,5 +178,10 @@ class Gate implements AuthGate {
 function describe(method: string, params: unknown): string {
   const p = isPlainObject(params) ? params : {};
   const name = typeof p['name'] === 'string' ? p['name'] : typeof p['uri'] === 'string' ? p['uri'] : undefined;
-  return name === undefined ? method : `${method} "${name}"`;
+  if (name === undefined) return method;
+  // The name or URI is the client's: echoed into a header, it must stay short.
+  return `${method} "${name.length > MAX_ECHOED ? `${name.slice(0, MAX_ECHOED)}...` : name}"`;
 }
+
+/** Longest tool/prompt name or resource URI a 403 challenge repeats. */
+const MAX_ECHOED = 200;

@@ -175,6 +175,15 @@ export class McpServer extends Authoring implements ConnectionFactory {
       case 'resources/read':
       case 'resources/subscribe':
         return typeof params['uri'] === 'string' ? this.#resourceScopes(params['uri']) : undefined;
+      case 'subscriptions/listen': {
+        // Update notifications of a resource are as protected as reading it.
+        const filter = params['notifications'];
+        const uris = isPlainObject(filter) ? filter['resourceSubscriptions'] : undefined;
+        if (!Array.isArray(uris)) return undefined;
+        const needed = new Set<string>();
+        for (const uri of uris) if (typeof uri === 'string') for (const scope of this.#resourceScopes(uri) ?? []) needed.add(scope);
+        return needed.size === 0 ? undefined : [...needed];
+      }
       case 'completion/complete': {
         const ref = params['ref'];
         if (!isPlainObject(ref)) return undefined;
@@ -190,6 +199,8 @@ export class McpServer extends Authoring implements ConnectionFactory {
   #resourceScopes(uri: string): readonly string[] | undefined {
     const resource = this.resources.get(uri);
     if (resource !== undefined) return resource.scopes;
+    // Refused as too long when handled; matching it first would let any token holder stall the event loop.
+    if (uri.length > this.resources.maxUriLength) return undefined;
     return this.resources.templates.match(uri)?.entry.template.scopes;
   }
 
