@@ -11,6 +11,10 @@ export interface Command {
 }
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  dev: { summary: 'run a server file with reload on change (HTTP, or stdio through a supervisor)', load: () => import('./commands/dev.js') },
+  call: { summary: 'call a tool: mcpkit call <entry|url> <tool> key=value…', load: () => import('./commands/call.js') },
+  inspect: { summary: "print a server's tools, resources, prompts and capabilities", load: () => import('./commands/inspect.js') },
+  config: { summary: 'print or write the configuration an MCP client needs', load: () => import('./commands/config.js') },
   demo: { summary: 'run the everything-server demo (HTTP on :3000, or --stdio)', load: () => import('./commands/demo.js') },
 };
 

@@ -1,0 +1,88 @@
+import { parse } from '../args.js';
+import { str } from '../text.js';
+import { encodeHeaderValue } from '../client/http.js';
+import type { Json } from '../client/wire.js';
+import { coerceArguments, headerParams } from '../coerce.js';
+import { Exit, usage } from '../errors.js';
+import { closePrompt, elicitInTerminal } from '../prompt.js';
+import { ERA_HELP, eraOf, headersOf, withClient } from '../session.js';
+
+export const help = `usage: mcpkit call <entry|url> <tool> [key=value…] [options]
+
+Calls one tool and prints its result as JSON on stdout. <entry> is a server
+file (it exports its server, or serves stdio itself); <url> a Streamable HTTP
+endpoint such as http://127.0.0.1:3000/mcp.
+
+Each key=value is coerced by the tool's input schema: days=3 is a number when
+days is a number, a string when it is a string; booleans are true/false,
+objects and arrays are JSON; a.b=1 sets a nested field.
+
+  --json '{…}'     the arguments as one JSON object (instead of key=value)
+  ${ERA_HELP}
+  --header 'K: V'  an extra HTTP header (repeatable), e.g. 'Authorization: Bearer …'
+  --verbose        show the entry's stderr
+
+When the tool asks the user (elicitation), the questions appear on stderr and
+the answers are read from stdin; !decline or !cancel refuses. Progress and
+log messages go to stderr.
+
+exit codes: 0 result · 1 the result has isError: true · 2 usage (unknown
+option, a value that does not fit the schema) · 3 JSON-RPC error (unknown
+tool, invalid params, …) · 4 server unreachable · 5 other failure`;
+
+export async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parse('call', argv, {
+    json: { type: 'string' },
+    era: { type: 'string' },
+    header: { type: 'string', multiple: true },
+    verbose: { type: 'boolean' },
+  });
+  const [target, tool, ...pairs] = positionals;
+  if (target === undefined || tool === undefined) throw usage('expected <entry|url> <tool> [key=value…] (run: mcpkit call --help)');
+  let json: Json | undefined;
+  if (values.json !== undefined) {
+    if (pairs.length) throw usage('give the arguments either as key=value or with --json, not both');
+    try {
+      json = JSON.parse(values.json) as Json;
+    } catch (error) {
+      throw usage(`--json is not JSON: ${(error as Error).message}`);
+    }
+    if (json === null || typeof json !== 'object' || Array.isArray(json)) throw usage('--json must be a JSON object');
+  }
+  const era = eraOf(values.era);
+  const headers = headersOf(values.header);
+  try {
+    const result = await withClient(
+      target,
+      {
+        era,
+        headers,
+        ...(values.verbose === undefined ? {} : { verbose: values.verbose }),
+        handlers: { elicit: elicitInTerminal, notification: report },
+      },
+      async (client, connected) => {
+        const tools = await client.list('tools/list', 'tools');
+        const schema = tools.find((t) => t['name'] === tool)?.['inputSchema'] as Json | undefined;
+        const args = json ?? coerceArguments(pairs, schema);
+        const routing = connected.era === 'modern' ? headerParams(args, schema, encodeHeaderValue) : {};
+        const meta = { progressToken: 'mcpkit-cli', ...(connected.era === 'modern' ? { 'io.modelcontextprotocol/logLevel': 'info' } : {}) };
+        return client.request('tools/call', { name: tool, arguments: args, _meta: meta }, routing);
+      },
+    );
+    console.log(JSON.stringify(result, null, 2));
+    return result['isError'] === true ? Exit.TOOL_ERROR : Exit.OK;
+  } finally {
+    closePrompt();
+  }
+}
+
+/** Progress and log notifications, for the person at the terminal. */
+function report(method: string, params: Json): void {
+  if (method === 'notifications/progress') {
+    const total = params['total'] === undefined ? '' : `/${str(params['total'])}`;
+    console.error(`progress ${str(params['progress'])}${total}${params['message'] ? ` ${str(params['message'])}` : ''}`);
+  } else if (method === 'notifications/message') {
+    const data = params['data'];
+    console.error(`log ${str(params['level'])}${params['logger'] ? ` [${str(params['logger'])}]` : ''}: ${typeof data === 'string' ? data : JSON.stringify(data)}`);
+  }
+}

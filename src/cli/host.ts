@@ -1,0 +1,65 @@
+/**
+ * Runs a server file for the CLI, as a child process:
+ *
+ *   node dist/cli/host.js <entry>          serve it on stdin/stdout
+ *   node dist/cli/host.js <entry> --http P serve it on a free 127.0.0.1 port, sent to the parent over IPC,
+ *                                          for a proxy on port P (the Host/Origin check expects P)
+ *
+ * The entry exports its server (`export default server`, `export const server`,
+ * or a `create…Server()` function, possibly async). An entry that exports none
+ * is taken to serve stdio itself when imported.
+ */
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ConnectionFactory } from '../protocol/connection.js';
+import type { McpTransport } from '../transports/transport.js';
+
+interface Servable extends ConnectionFactory {
+  connect(transport: McpTransport): Promise<void>;
+}
+
+const isServable = (value: unknown): value is Servable =>
+  typeof value === 'object' && value !== null && typeof (value as Servable).connect === 'function' && typeof (value as Servable).openConnection === 'function';
+
+export async function findServer(module: Record<string, unknown>): Promise<Servable | undefined> {
+  const names = ['default', 'server', 'createServer', ...Object.keys(module).filter((n) => /^create\w*Server$/.test(n))];
+  for (const name of new Set(names)) {
+    let value = module[name];
+    if (typeof value === 'function') value = await (value as () => unknown)();
+    if (isServable(value)) return value;
+  }
+  return Object.values(module).find(isServable);
+}
+
+async function main(): Promise<void> {
+  const [entry, mode, publicPort] = process.argv.slice(2);
+  if (entry === undefined) throw new Error('usage: host.js <entry> [--http]');
+  const http = mode === '--http';
+  if (!http) {
+    // stdout carries the protocol: a stray console.log would corrupt it.
+    console.log = (...args: unknown[]) => console.error(...args);
+  }
+  const module = (await import(pathToFileURL(resolve(entry)).href)) as Record<string, unknown>;
+  const server = await findServer(module);
+  if (http) {
+    if (!server) {
+      console.error(`mcpkit: ${entry} exports no server. Export it: \`export default server\` (or \`export const server\`, or \`export function createServer()\`).`);
+      process.exit(5);
+    }
+    const { listen } = await import('../adapters/node.js');
+    const allowedHosts = ['localhost', '127.0.0.1', '[::1]'].map((name) => `${name}:${publicPort}`);
+    const listener = await listen(server, { port: 0, host: '127.0.0.1', legacySse: true, allowedHosts });
+    process.send?.({ ready: listener.port });
+    process.on('disconnect', () => process.exit(0));
+    return;
+  }
+  if (server) {
+    const { StdioTransport } = await import('../transports/stdio.js');
+    await server.connect(new StdioTransport());
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exit(5);
+});

@@ -1,0 +1,100 @@
+/**
+ * `mcpkit dev`: a real client attached through the stdio supervisor keeps its
+ * connection across a reload and is told the lists changed; over HTTP the
+ * port stays open and a broken save leaves the previous version serving.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { BIN, ROOT, eventually, freePort, isListening, killAll, mcpkit, startMcpkit, tempDir } from './support.js';
+
+const temp = tempDir('dev');
+afterEach(killAll);
+afterAll(() => temp.remove());
+
+/** A server file that imports the built package by path (the temp folder has no node_modules). */
+function writeServer(dir: string, version: string, extra = ''): string {
+  const file = join(dir, 'server.mjs');
+  writeFileSync(file, [
+    `import { McpServer } from ${JSON.stringify(join(ROOT, 'dist', 'index.js'))};`,
+    "export const server = new McpServer({ name: 'dev-fixture', version: '1.0.0' });",
+    `server.tool('version', { input: { type: 'object', properties: {} } }, () => ${JSON.stringify(version)});`,
+    extra,
+  ].join('\n'));
+  return file;
+}
+
+const textOf = (result: unknown) => (result as { content: { text: string }[] }).content[0]!.text;
+
+describe('mcpkit dev --stdio', () => {
+  it('keeps the client connected across a reload: handshake replayed, list_changed sent, new code answers', async () => {
+    const dir = join(temp.dir, 'stdio');
+    mkdirSync(dir, { recursive: true });
+    const entry = writeServer(dir, 'v1');
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'dev', '--stdio', entry], stderr: 'pipe' });
+    let stderr = '';
+    transport.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+    const client = new Client({ name: 'sdk', version: '1' });
+    const errors: Error[] = [];
+    client.onerror = (e) => errors.push(e);
+    let changes = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changes += 1;
+    });
+    await client.connect(transport);
+    expect(textOf(await client.callTool({ name: 'version', arguments: {} }))).toBe('v1');
+
+    writeServer(dir, 'v2', "server.tool('added', { input: { type: 'object', properties: {} } }, () => 'new tool');");
+    await eventually(() => changes > 0);
+    expect(textOf(await client.callTool({ name: 'version', arguments: {} }))).toBe('v2');
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['version', 'added']);
+
+    writeFileSync(entry, 'this is not javascript(');
+    await eventually(() => stderr.includes('the previous version keeps serving'));
+    expect(textOf(await client.callTool({ name: 'version', arguments: {} }))).toBe('v2');
+    await client.close();
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('mcpkit dev (HTTP)', () => {
+  it('keeps the port across reloads; a broken save leaves the previous version serving', async () => {
+    const dir = join(temp.dir, 'http');
+    mkdirSync(dir, { recursive: true });
+    const entry = writeServer(dir, 'v1');
+    const port = await freePort();
+    const dev = startMcpkit(['dev', entry, '--port', String(port)]);
+    await dev.waitForStderr(/serving .* on http/);
+    const url = `http://127.0.0.1:${port}/mcp`;
+    const call = async () => textOf(JSON.parse((await mcpkit(['call', url, 'version'])).stdout));
+    expect(await call()).toBe('v1');
+
+    writeServer(dir, 'v2');
+    await dev.waitForStderr(/reloaded/);
+    expect(await call()).toBe('v2');
+
+    writeFileSync(entry, 'this is not javascript(');
+    await dev.waitForStderr(/the previous version keeps serving/);
+    expect(await isListening(port)).toBe(true);
+    expect(await call()).toBe('v2');
+
+    dev.child.kill('SIGTERM');
+    expect(await dev.exited).toBe(0);
+    await eventually(async () => !(await isListening(port)));
+  });
+
+  it('an entry that exports no server is explained; a missing entry is a usage error', async () => {
+    const dir = join(temp.dir, 'none');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'empty.mjs'), 'export const nothing = 1;\n');
+    const port = await freePort();
+    const dev = startMcpkit(['dev', join(dir, 'empty.mjs'), '--port', String(port)]);
+    await dev.waitForStderr(/exports no server/);
+    expect((await mcpkit(['dev', join(dir, 'missing.mjs')])).code).toBe(2);
+    expect((await mcpkit(['dev', join(dir, 'empty.mjs'), '--stdio', '--port', '1'])).code).toBe(2);
+  });
+});
+
