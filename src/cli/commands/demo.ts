@@ -16,8 +16,8 @@ resource, prompt and protocol feature mcpkit supports, for every revision.
   --port N     HTTP port (default: $PORT, else 3000; 0 picks a free port)
   --host H     interface to bind (default 127.0.0.1)
 
-Clients: "command": "npx", "args": ["mcpkit", "demo", "--stdio"], or
-http://127.0.0.1:3000/mcp for HTTP. MCPKIT_AUTH_ISSUER=<issuer URL> turns on
+A client's configuration for it: mcpkit config <client> demo (stdio), or the
+URL http://127.0.0.1:3000/mcp (HTTP). MCPKIT_AUTH_ISSUER=<issuer URL> turns on
 OAuth (MCPKIT_AUTH_RESOURCE: the canonical URL, default the served one; see
 docs/auth.md). The server stops on SIGINT/SIGTERM, when
 stdin closes (--stdio), and when the process that started it exits.`;
@@ -38,7 +38,7 @@ export async function run(argv: string[]): Promise<number> {
   const server = demo.createEverythingServer();
   if (values.stdio) {
     if (process.env['npm_lifecycle_event'] !== undefined) {
-      console.error('mcpkit demo: running under an npm script, which prints its banner on stdout before any JSON. MCP clients should spawn `npx mcpkit demo --stdio` or `node bin/mcpkit.js demo --stdio` directly.');
+      console.error('mcpkit demo: running under an npm script, which prints its banner on stdout before any JSON. MCP clients should spawn `node bin/mcpkit.js demo --stdio` directly (mcpkit config <client> demo prints the configuration).');
     }
     onShutdown(() => server.stop());
     const transport = new StdioTransport();
@@ -58,7 +58,7 @@ export async function run(argv: string[]): Promise<number> {
   const listener = await listen(server, { port, host: values.host ?? '127.0.0.1', legacySse: true, ...(auth === undefined ? {} : { auth }) });
   console.error(`mcpkit demo: the everything-server on ${listener.url}  (every revision, 2024-11-05 … 2026-07-28)`);
   if (auth !== undefined) console.error(`  OAuth: tokens from ${auth.authorizationServers[0]} for ${listener.engine.resource}; test_scoped needs mcp:write`);
-  console.error(`  Try it:  npx mcpkit inspect ${listener.url}`);
+  console.error(`  Try it:  node bin/mcpkit.js inspect ${listener.url}   (npx mcpkit … in a project that has mcpkit)`);
   console.error(`           npx @modelcontextprotocol/inspector --transport http --server-url ${listener.url}`);
   onShutdown(() => listener.close());
   return new Promise<number>((resolve) => listener.server.once('close', () => resolve(Exit.OK)));
