@@ -1,0 +1,58 @@
+/**
+ * `mcpkit init`: the new project installs (mcpkit from this checkout, the
+ * rest from the npm cache) and passes its own test; its bin serves the
+ * built server to `mcpkit call`.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT, mcpkit, run, tempDir } from './support.js';
+
+const temp = tempDir('init');
+afterAll(() => temp.remove());
+const offline = { npm_config_prefer_offline: 'true' };
+
+describe('mcpkit init', () => {
+  it('creates a project that installs, passes its test, and serves its tool', async () => {
+    const dir = join(temp.dir, 'weather-server');
+    const init = await mcpkit(['init', dir], { env: offline });
+    expect(init.stderr).toContain('next:');
+    expect(init.code).toBe(0);
+    expect(init.stdout).toBe('');
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    expect(pkg.name).toBe('weather-server');
+    expect(pkg.dependencies.mcpkit).toBe(`file:${ROOT.replace(/[\\/]$/, '')}`);
+
+    const test = await run('npm', ['test'], { cwd: dir });
+    expect(test.stdout).toMatch(/# pass 2\n# fail 0/);
+    expect(test.code).toBe(0);
+
+    const call = await run(join(dir, 'node_modules', '.bin', 'mcpkit'), ['call', 'dist/server.js', 'greet', 'name=Ada'], { cwd: dir });
+    expect(call.code).toBe(0);
+    expect(JSON.parse(call.stdout).content).toEqual([{ type: 'text', text: 'Hello, Ada!' }]);
+  }, 180_000);
+
+  it('--no-install writes the files only; --mcpkit sets the dependency', async () => {
+    const dir = join(temp.dir, 'files-only');
+    const result = await mcpkit(['init', dir, '--no-install', '--mcpkit', '^0.1.0', '--name', 'my-server']);
+    expect(result.code).toBe(0);
+    expect(existsSync(join(dir, 'node_modules'))).toBe(false);
+    for (const file of ['package.json', 'tsconfig.json', '.gitignore', 'README.md', 'src/server.ts', 'src/stdio.ts', 'src/server.test.ts']) {
+      expect(existsSync(join(dir, file))).toBe(true);
+    }
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    expect(pkg).toMatchObject({ name: 'my-server', type: 'module', dependencies: { mcpkit: '^0.1.0' } });
+    expect(readFileSync(join(dir, 'src/server.ts'), 'utf8')).toContain("new McpServer({ name: 'my-server'");
+  });
+
+  it('refuses a folder that is not empty (exit 2) and leaves it alone', async () => {
+    const dir = join(temp.dir, 'busy');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'keep.txt'), 'mine');
+    const result = await mcpkit(['init', dir]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('is not empty');
+    expect(existsSync(join(dir, 'package.json'))).toBe(false);
+    expect((await mcpkit(['init'])).code).toBe(2);
+  });
+});
