@@ -3,6 +3,13 @@ import { McpClient, type ClientHandlers, type Connected, type Era } from './clie
 import { usage } from './errors.js';
 import { openWire, type OpenOptions } from './target.js';
 
+/** The options of every command that talks to a server. */
+export const TARGET_OPTIONS = {
+  era: { type: 'string' },
+  header: { type: 'string', multiple: true },
+  verbose: { type: 'boolean' },
+} as const;
+
 export const ERA_HELP = '--era E          auto (default: 2026-07-28 when the server speaks it, else legacy) | legacy | 2026-07-28';
 
 export function eraOf(value: string | undefined): Era {

@@ -5,7 +5,7 @@ import type { Json } from '../client/wire.js';
 import { coerceArguments, headerParams } from '../coerce.js';
 import { Exit, usage } from '../errors.js';
 import { closePrompt, elicitInTerminal } from '../prompt.js';
-import { ERA_HELP, eraOf, headersOf, withClient } from '../session.js';
+import { ERA_HELP, TARGET_OPTIONS, eraOf, headersOf, withClient } from '../session.js';
 
 export const help = `usage: mcpkit call <entry|url> <tool> [key=value…] [options]
 
@@ -31,12 +31,7 @@ option, a value that does not fit the schema) · 3 JSON-RPC error (unknown
 tool, invalid params, …) · 4 server unreachable · 5 other failure`;
 
 export async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = parse('call', argv, {
-    json: { type: 'string' },
-    era: { type: 'string' },
-    header: { type: 'string', multiple: true },
-    verbose: { type: 'boolean' },
-  });
+  const { values, positionals } = parse('call', argv, { json: { type: 'string' }, ...TARGET_OPTIONS });
   const [target, tool, ...pairs] = positionals;
   if (target === undefined || tool === undefined) throw usage('expected <entry|url> <tool> [key=value…] (run: mcpkit call --help)');
   let json: Json | undefined;

@@ -2,7 +2,7 @@ import { parse } from '../args.js';
 import { str } from '../text.js';
 import type { Json } from '../client/wire.js';
 import { usage } from '../errors.js';
-import { ERA_HELP, eraOf, headersOf, withClient } from '../session.js';
+import { ERA_HELP, TARGET_OPTIONS, eraOf, headersOf, withClient } from '../session.js';
 
 export const help = `usage: mcpkit inspect <entry|url> [--json] [options]
 
@@ -46,12 +46,7 @@ export interface Surface {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = parse('inspect', argv, {
-    json: { type: 'boolean' },
-    era: { type: 'string' },
-    header: { type: 'string', multiple: true },
-    verbose: { type: 'boolean' },
-  });
+  const { values, positionals } = parse('inspect', argv, { json: { type: 'boolean' }, ...TARGET_OPTIONS });
   const [target, extra] = positionals;
   if (target === undefined || extra !== undefined) throw usage('expected exactly one <entry|url> (run: mcpkit inspect --help)');
   const surface = await withClient(
