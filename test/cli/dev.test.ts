@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BIN, ROOT, eventually, freePort, isListening, killAll, mcpkit, startMcpkit, tempDir } from './support.js';
+import { BIN, INITIALIZE, INITIALIZED, ROOT, eventually, parseLines, freePort, isListening, killAll, mcpkit, startMcpkit, tempDir } from './support.js';
 
 const temp = tempDir('dev');
 afterEach(killAll);
@@ -57,6 +57,43 @@ describe('mcpkit dev --stdio', () => {
     expect(textOf(await client.callTool({ name: 'version', arguments: {} }))).toBe('v2');
     await client.close();
     expect(errors).toEqual([]);
+  });
+});
+
+describe('mcpkit dev --stdio, on the wire', () => {
+  it('answers a request the old process left unanswered with an error, then list_changed; replays setLevel', async () => {
+    const dir = join(temp.dir, 'wire');
+    mkdirSync(dir, { recursive: true });
+    const slow = "server.tool('slow', { input: { type: 'object', properties: {} } }, (_a, ctx) => new Promise((r) => ctx.signal.addEventListener('abort', r)));";
+    const entry = writeServer(dir, 'v1', slow);
+    const dev = startMcpkit(['dev', '--stdio', entry]);
+    const messages: ReturnType<typeof parseLines> = [];
+    let partial = '';
+    dev.child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop()!;
+      for (const line of lines) messages.push(JSON.parse(line));
+    });
+    const send = (m: unknown) => dev.child.stdin.write(`${JSON.stringify(m)}\n`);
+    send(INITIALIZE);
+    send(INITIALIZED);
+    send({ jsonrpc: '2.0', id: 2, method: 'logging/setLevel', params: { level: 'error' } });
+    send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'slow', arguments: {} } });
+    await eventually(() => messages.some((m) => m['id'] === 2));
+    await dev.waitForStderr(/serving/);
+
+    writeServer(dir, 'v2', slow);
+    await eventually(() => messages.some((m) => m['method'] === 'notifications/tools/list_changed'));
+    const failed = messages.find((m) => m['id'] === 3)!;
+    expect(failed['error']).toEqual({ code: -32603, message: 'mcpkit dev: the server reloaded while handling tools/call; send it again' });
+    expect(messages.indexOf(failed)).toBeLessThan(messages.findIndex((m) => m['method'] === 'notifications/tools/list_changed'));
+
+    send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'version', arguments: {} } });
+    await eventually(() => messages.some((m) => m['id'] === 4));
+    expect(messages.find((m) => m['id'] === 4)!['result'].content).toEqual([{ type: 'text', text: 'v2' }]);
+    expect(messages.filter((m) => m['id'] === 1)).toHaveLength(1); // the replayed initialize is not forwarded
+    dev.child.stdin.end();
+    expect(await dev.exited).toBe(0);
   });
 });
 

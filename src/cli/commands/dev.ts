@@ -79,13 +79,14 @@ export async function run(argv: string[]): Promise<number> {
   if (values.stdio) {
     return new Promise<number>((done) => {
       const supervisor = devStdio(entry, flags, log, () => {
+        stopWatching();
         supervisor.close();
         done(Exit.OK);
       });
       onShutdown(() => supervisor.close());
       void supervisor.reload().then((ok) => ok && log(`serving ${name} on stdio; watching ${watched.map((w) => relative(process.cwd(), w) || '.').join(', ')}`));
       const reload = serial(() => supervisor.reload());
-      watchPaths(watched, (files) => {
+      const stopWatching = watchPaths(watched, (files) => {
         log(`${files.map((f) => relative(process.cwd(), f)).join(', ')} changed: reloading`);
         void reload().then((ok) => ok && log('reloaded'));
       });

@@ -41,6 +41,7 @@ export function devStdio(entry: string, flags: string[], log: (line: string) => 
   const listens = new Map<Id, Json>(); // 2026-07-28 subscriptions/listen requests, replayed on reload
   const inFlight = new Map<Id, string>(); // client requests the current child has not answered
   let internalId = 0;
+  let closing = false;
 
   function spawnChild(): Child {
     const child: Child = {
@@ -143,7 +144,7 @@ export function devStdio(entry: string, flags: string[], log: (line: string) => 
     const previous = current;
     current = next;
     next.process.once('exit', (code, signal) => {
-      if (current !== next) return;
+      if (current !== next || closing) return;
       current = undefined;
       queue = [];
       failInFlight('the server exited while handling');
@@ -199,6 +200,7 @@ export function devStdio(entry: string, flags: string[], log: (line: string) => 
   return {
     reload,
     close() {
+      closing = true;
       current?.process.stdin.end();
       current?.process.kill('SIGTERM');
     },
