@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BIN, INITIALIZE, INITIALIZED, ROOT, eventually, parseLines, freePort, isListening, killAll, mcpkit, startMcpkit, tempDir } from './support.js';
+import { BIN, INITIALIZE, INITIALIZED, ROOT, eventually, freePort, isListening, killAll, mcpkit, startMcpkit, tempDir } from './support.js';
 
 const temp = tempDir('dev');
 afterEach(killAll);
@@ -67,7 +67,8 @@ describe('mcpkit dev --stdio, on the wire', () => {
     const slow = "server.tool('slow', { input: { type: 'object', properties: {} } }, (_a, ctx) => new Promise((r) => ctx.signal.addEventListener('abort', r)));";
     const entry = writeServer(dir, 'v1', slow);
     const dev = startMcpkit(['dev', '--stdio', entry]);
-    const messages: ReturnType<typeof parseLines> = [];
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- wire messages, asserted field by field
+    const messages: Record<string, any>[] = [];
     let partial = '';
     dev.child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       const lines = (partial + chunk).split('\n');
