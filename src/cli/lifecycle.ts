@@ -26,8 +26,15 @@ function orphanCheck(): () => boolean {
   return () => process.ppid !== parent || (launcher !== undefined && procStat(parent)?.ppid !== launcher);
 }
 
+// Who launched us is read when this module loads, at the start of the command: a launcher
+// killed while the server was still starting would otherwise go unnoticed.
+const orphaned = orphanCheck();
+
 export function onShutdown(stop: (reason: string) => Promise<void> | void): void {
-  const orphaned = orphanCheck();
+  if (orphaned()) {
+    void Promise.resolve(stop('launcher exited')).finally(() => process.exit(0));
+    return;
+  }
   let stopping = false;
   const run = (reason: string) => {
     if (stopping) return;
