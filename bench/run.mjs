@@ -9,7 +9,7 @@
 //   --reps N           fresh processes per measurement (default 3; quick 1)
 //   --only a,b         restrict to these library ids (references are always kept; mcpkit-otel-prop
 //                      and mcpkit-otel-native, the mcpkit/otel variants, run only when named here)
-//   --sections a,b     any of: stdio,http,cold,memory,footprint,tools (default: all)
+//   --sections a,b     any of: stdio,http,cold,memory,footprint,tools,auth (default: all)
 //   --no-pin           do not pin the harness to CPU 0 and the servers to CPU 1
 //   --strict           exit 1 when any selected library failed (default: only a broken reference does)
 //   --out FILE         write the JSON result here instead of bench/results/<timestamp>.json
@@ -34,7 +34,7 @@ const quick = flag('quick');
 const withPeers = !quick || flag('peers');
 const reps = Number(option('reps') ?? (quick ? 1 : 3));
 const only = option('only')?.split(',');
-const sections = new Set((option('sections') ?? 'stdio,http,cold,memory,footprint,tools').split(','));
+const sections = new Set((option('sections') ?? 'stdio,http,cold,memory,footprint,tools,auth').split(','));
 
 const CFG = quick
   ? {
@@ -184,6 +184,7 @@ const results = {
   memory: {},
   footprint: {},
   tools: {},
+  auth: {}, // 'off' | 'jwt' -> mcpkit 2026-07-28 tools/call without / with the auth option
 };
 
 function push(bucket, id, sample) {
@@ -274,6 +275,22 @@ async function httpSection() {
           client?.destroy();
           if (server) await stop(server.child);
         }
+      }
+    }
+  }
+}
+
+async function authSection() {
+  if (!libs.some((l) => l.id === 'mcpkit' && usable(l))) return;
+  const { AUTH_VARIANTS, measureAuth } = await import('./lib/auth.mjs');
+  for (let rep = 0; rep < reps; rep++) {
+    for (const variant of AUTH_VARIANTS) {
+      if (failed(results.auth, variant)) continue;
+      log(`auth mcpkit ${variant} rep ${rep + 1}/${reps}`);
+      try {
+        push(results.auth, variant, await measureAuth(variant, CFG.http));
+      } catch (e) {
+        fail(results.auth, variant, e);
       }
     }
   }
@@ -553,6 +570,33 @@ function render() {
       ),
     );
   }
+  if (sections.has('auth') && (results.auth.off || results.auth.jwt)) {
+    out.push('', '### Authorization: mcpkit 2026-07-28 tools/call without and with `auth` (jwtVerifier, RS256, JWKS cached; verified-token cache on, then off)', '');
+    const cell = (variant, key, f) => {
+      const e = results.auth[variant];
+      if (!e) return 'n/a';
+      if (e.error) return 'failed';
+      const ref = results.auth.off?.median?.[key];
+      return f(e.median?.[key]) + (variant === 'off' || ref == null ? '' : fmt.ratio(e.median?.[key] / ref));
+    };
+    const delta = (key, variant) => {
+      const off = results.auth.off?.median?.[key];
+      const jwt = results.auth[variant]?.median?.[key];
+      return off == null || jwt == null ? '–' : `${jwt >= off ? '+' : '−'}${fmt.us(Math.abs(jwt - off))}`;
+    };
+    out.push(
+      table(
+        ['variant', 'server CPU / req c=1', 'p50 c=1', 'server CPU / req c=32', 'req/s c=32'],
+        [
+          ['no auth', cell('off', 'cpuUsPerReq1', fmt.us), cell('off', 'p50Us1', fmt.us), cell('off', 'cpuUsPerReq32', fmt.us), cell('off', 'rps32', fmt.k)],
+          ['auth, cached verification', cell('jwt', 'cpuUsPerReq1', fmt.us), cell('jwt', 'p50Us1', fmt.us), cell('jwt', 'cpuUsPerReq32', fmt.us), cell('jwt', 'rps32', fmt.k)],
+          ['auth, signature checked every time', cell('jwt-nocache', 'cpuUsPerReq1', fmt.us), cell('jwt-nocache', 'p50Us1', fmt.us), cell('jwt-nocache', 'cpuUsPerReq32', fmt.us), cell('jwt-nocache', 'rps32', fmt.k)],
+          ['cost, cached', delta('cpuUsPerReq1', 'jwt'), delta('p50Us1', 'jwt'), delta('cpuUsPerReq32', 'jwt'), '–'],
+          ['cost, every time', delta('cpuUsPerReq1', 'jwt-nocache'), delta('p50Us1', 'jwt-nocache'), delta('cpuUsPerReq32', 'jwt-nocache'), '–'],
+        ],
+      ),
+    );
+  }
   if (sections.has('tools')) {
     out.push('', '### 500 registered tools (stdio; server CPU per request)', '');
     out.push(
@@ -656,12 +700,14 @@ const order = [
   ['memory', memorySection],
   ['tools', toolsSection],
   ['footprint', footprintSection],
+  ['auth', authSection],
 ];
 for (const [name, fn] of order) if (sections.has(name)) await fn();
 
 summarize(results.stdio, ['callsPerSec', 'cpuUsPerCall', 'seqCpuUsPerCall', 'p50Us', 'p99Us']);
 for (const mode of MODES) summarize(results.http[mode], ['rps1', 'p50Us1', 'p99Us1', 'cpuUsPerReq1', 'rps32', 'p50Us32', 'p99Us32', 'cpuUsPerReq32']);
 summarize(results.cold, ['ms']);
+summarize(results.auth, ['cpuUsPerReq1', 'p50Us1', 'cpuUsPerReq32', 'rps32']);
 summarize(results.memory, ['rssKiB', 'heapKiB']);
 summarize(results.tools, ['callCpuUs2', 'callCpuUs500', 'call500vs2', 'listCpuUsFirst', 'listCpuUsLast', 'listGrowth']);
 checkTargets();

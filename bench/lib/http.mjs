@@ -36,8 +36,10 @@ function parseBody(res, text, id) {
  *  - 'modern': 2026-07-28 per-request envelope (headers + params._meta).
  */
 export class HttpClient {
-  constructor(port, mode, { maxSockets = 32, agent } = {}) {
+  constructor(port, mode, { maxSockets = 32, agent, headers = {} } = {}) {
     this.port = port;
+    /** Sent with every request (e.g. `authorization`). */
+    this.extraHeaders = headers;
     this.mode = mode;
     this.agent = agent ?? new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
     this.nextId = 1;
@@ -50,6 +52,7 @@ export class HttpClient {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
       'content-length': Buffer.byteLength(body),
+      ...this.extraHeaders,
       ...extraHeaders,
     };
     return new Promise((resolve, reject) => {

@@ -5,6 +5,7 @@
  * (RFC 8707), `exp` required with a bounded clock skew, and only the listed
  * algorithms. `jose` (>= 6) is an optional peer dependency, loaded on first use.
  */
+import { createHash } from 'node:crypto';
 import type * as JoseModule from 'jose';
 import { discoverJwksUri } from './discovery.js';
 import { sameResource } from './resource.js';
@@ -35,6 +36,11 @@ export interface JwtVerifierOptions {
   jwksCacheMaxAgeMs?: number;
   /** How long a JWKS or metadata fetch may take, in ms (default 5,000). */
   fetchTimeoutMs?: number;
+  /**
+   * Verified tokens remembered (by digest) until their `exp`, so a client's next
+   * request skips the signature check: most entries (default 1,000; 0 turns it off).
+   */
+  cacheMaxEntries?: number;
 }
 
 const DEFAULT_ALGORITHMS = ['RS256', 'ES256'];
@@ -60,6 +66,7 @@ export function jwtVerifier(options: JwtVerifierOptions = {}): TokenVerifier {
   if (!(skew >= 0 && skew <= 300)) throw new RangeError(`jwtVerifier: clockToleranceSeconds must be between 0 and 300, got ${skew}`);
   const timeoutMs = options.fetchTimeoutMs ?? 5_000;
   const keySets = new Map<string, Promise<KeySet>>();
+  const verified = new VerifiedCache(options.cacheMaxEntries ?? 1_000);
 
   const keysFor = (issuer: string): Promise<KeySet> => {
     let keys = keySets.get(issuer);
@@ -84,6 +91,9 @@ export function jwtVerifier(options: JwtVerifierOptions = {}): TokenVerifier {
     const jose = await loadJose();
     const issuers = options.issuers ?? target.authorizationServers;
     const audience = options.audience ?? target.resource;
+    const cacheKey = verified.enabled ? verified.key(audience, token) : '';
+    const hit = verified.enabled ? verified.get(cacheKey) : undefined;
+    if (hit !== undefined) return hit;
     let issuer: unknown;
     try {
       issuer = jose.decodeJwt(token).iss;
@@ -111,8 +121,38 @@ export function jwtVerifier(options: JwtVerifierOptions = {}): TokenVerifier {
     if (!audiences.some((a) => typeof a === 'string' && sameResource(a, audience))) {
       throw new InvalidTokenError('the access token was not issued for this server (its audience does not name this resource)');
     }
-    return principalFromClaims(payload);
+    const principal = principalFromClaims(payload);
+    if (verified.enabled && principal.expiresAt !== undefined) verified.set(cacheKey, principal, principal.expiresAt * 1000);
+    return principal;
   };
+}
+
+/** Tokens already verified, by a digest of audience and token, until their expiry; the oldest goes first. */
+class VerifiedCache {
+  readonly #entries = new Map<string, { principal: Principal; until: number }>();
+
+  constructor(private readonly maxEntries: number) {}
+
+  get enabled(): boolean {
+    return this.maxEntries > 0;
+  }
+
+  key(audience: string, token: string): string {
+    return createHash('sha256').update(audience).update(' ').update(token).digest('base64url');
+  }
+
+  get(key: string): Principal | undefined {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.until > Date.now()) return entry.principal;
+    this.#entries.delete(key);
+    return undefined;
+  }
+
+  set(key: string, principal: Principal, until: number): void {
+    if (this.#entries.size >= this.maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#entries.set(key, { principal, until });
+  }
 }
 
 /** jose's verdicts on the token become 401; failures to reach or read the JWKS stay errors (503). */

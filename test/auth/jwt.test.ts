@@ -103,6 +103,22 @@ describe('refused tokens: 401 invalid_token', () => {
   });
 });
 
+describe('the verified-token cache', () => {
+  it('remembers a verified token until its expiry, per audience, and can be turned off', async () => {
+    const target = { resource: fixture.mcp.url, authorizationServers: [fixture.as.issuer] };
+    const token = await fixture.token('files:read');
+    const cached = jwtVerifier();
+    const first = await cached(token, undefined as never, target);
+    expect(await cached(token, undefined as never, target)).toBe(first);
+    // Another audience is checked again (and refused).
+    await expect(cached(token, undefined as never, { ...target, resource: 'https://other.example/mcp' })).rejects.toThrow(/not issued for this server/);
+    const uncached = jwtVerifier({ cacheMaxEntries: 0 });
+    const a = await uncached(token, undefined as never, target);
+    expect(await uncached(token, undefined as never, target)).not.toBe(a);
+    expect(await uncached(token, undefined as never, target)).toEqual(a);
+  });
+});
+
 describe('when the authorization server cannot be reached', () => {
   it('answers 503 (not 401: the token may be fine) and recovers by itself', async () => {
     const offline = await startProtected({ verify: jwtVerifier({ jwksUri: 'http://127.0.0.1:1/jwks', fetchTimeoutMs: 2_000 }) });
