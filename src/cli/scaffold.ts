@@ -62,7 +62,7 @@ server.tool('greet', {
     'src/stdio.ts': `import { StdioTransport } from 'mcpkit';
 import { server } from './server.js';
 
-// On stdio, stdout carries the protocol: log with console.error, never console.log.
+// On stdio, stdout carries the protocol: never write to process.stdout (mcpkit sends console.log to stderr).
 await server.connect(new StdioTransport());
 console.error('${name} on stdio');
 `,
@@ -103,7 +103,7 @@ npx mcpkit config claude-desktop src/server.ts
 \`npx tsc --watch\` in another terminal.
 
 Clients that spawn the server over stdio run \`node dist/stdio.js\` (after \`npm run build\`). On
-stdio, stdout carries the protocol: log with \`console.error\`.
+stdio, stdout carries the protocol: never write to \`process.stdout\`; log with \`console.error\`.
 `,
   };
 }
