@@ -172,7 +172,7 @@ function alreadyParsed(req: IncomingMessage, parsed: unknown, limit: number): Bo
   } catch {
     return { kind: 'failed' }; // not JSON data (a cycle, a BigInt): no parser of JSON made it
   }
-  return size > limit ? { kind: 'too-large' } : { kind: 'parsed', value: parsed };
+  return size > limit ? { kind: 'too-large' } : { kind: 'parsed', value: parsed, bytes: size };
 }
 
 function write(res: ServerResponse, response: HttpResponse, maxBuffered: number): void {

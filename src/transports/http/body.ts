@@ -3,7 +3,7 @@ import { ErrorCode } from '../../jsonrpc/errors.js';
 import { httpError, parseError } from './errors.js';
 import type { HttpRequest, HttpResponse } from './types.js';
 
-/** `bytes`: the body's size as read (the declared Content-Length when a framework parsed it). */
+/** `bytes`: the body's size as read (when a framework parsed it: the declared Content-Length, else the size measured after parsing). */
 export type PayloadResult = { ok: true; payload: unknown; bytes: number } | { ok: false; response: HttpResponse };
 
 export async function readPayload(request: HttpRequest, maxBodyBytes: number, maxBatchSize: number): Promise<PayloadResult> {
@@ -20,7 +20,8 @@ export async function readPayload(request: HttpRequest, maxBodyBytes: number, ma
       return { ok: false, response: httpError(400, ErrorCode.InvalidRequest, 'Bad request: the request body could not be read') };
     case 'parsed':
       payload = body.value;
-      bytes = Number(request.headers['content-length']) || 0;
+      // A chunked body has no Content-Length: the size measured after parsing, so in-flight limits still count it.
+      bytes = Number(request.headers['content-length']) || body.bytes || 0;
       break;
     case 'text':
       if (body.text.trim() === '') return { ok: false, response: parseError('the body is empty; send a JSON-RPC message') };

@@ -15,7 +15,8 @@ export type HeaderMap = Readonly<Record<string, string | undefined>>;
 export type BodyResult =
   | { kind: 'text'; text: string }
   /** A framework (e.g. Express with `express.json()`) already parsed the body. */
-  | { kind: 'parsed'; value: unknown }
+  /** `bytes`: the body's size when the parser in front did not declare it (no Content-Length). */
+  | { kind: 'parsed'; value: unknown; bytes?: number }
   /** Over the limit: `maxBodyBytes`, unless `limit`/`by` name another (a body parser in front). */
   | { kind: 'too-large'; limit?: number; by?: string }
   /** The client went away or the body could not be read. */
