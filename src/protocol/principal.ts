@@ -8,15 +8,17 @@ import type { AuthInfo } from './connection.js';
  * unauthenticated: such state is bound to nobody in particular and is reachable
  * only by other unauthenticated callers.
  *
- * Preference: `subject` (stable across token refreshes), then `clientId`, then a
- * digest of the token (never the token itself: keys may be logged or stored).
+ * Preference: `subject` (stable across token refreshes), then a digest of the
+ * token (never the token itself: keys may be logged or stored), and only for a
+ * caller with neither, `clientId`. A client id names an application, not a user:
+ * preferring it would make every user of one app the same principal.
  */
 export function principalOf(auth: AuthInfo | undefined): string | undefined {
   if (auth === undefined) return undefined;
   if (typeof auth.subject === 'string' && auth.subject !== '') return `sub:${auth.subject}`;
-  if (typeof auth.clientId === 'string' && auth.clientId !== '') return `client:${auth.clientId}`;
   const token = accessTokenOf(auth);
   if (typeof token === 'string' && token !== '') return `token:${createHash('sha256').update(token).digest('base64url').slice(0, 32)}`;
+  if (typeof auth.clientId === 'string' && auth.clientId !== '') return `client:${auth.clientId}`;
   return undefined;
 }
 
