@@ -70,7 +70,8 @@ describe('stateful sessions', () => {
 
   it('expires idle sessions but keeps one with an open stream', async () => {
     const { server: mcp } = buildServer();
-    server = await startNode(mcp, { sessionIdleTimeoutMs: 30 });
+    // Long enough that the streaming session cannot expire before its GET opens on a loaded machine.
+    server = await startNode(mcp, { sessionIdleTimeoutMs: 400 });
     const idle = await openSession(server.url);
     const streaming = await openSession(server.url);
     const controller = new AbortController();
