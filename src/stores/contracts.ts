@@ -55,15 +55,18 @@ export type ReplayWriter = (eventId: string, message: JsonRpcMessage) => MaybePr
  *   `lastEventId`, then answers the stream id. It answers `undefined`, writing
  *   nothing, when the id is unknown, belongs to another owner, or when messages
  *   after it were dropped (a partial replay would silently lose messages).
- * - Storage is bounded in bytes per stream, per owner and in total. Making room
- *   drops the writing owner's own oldest events, never another owner's; when the
- *   writer has nothing left to drop, its new event is not kept (its stream is
- *   then resumable only from that event on).
+ * - `client` names who the owner acts for (the session's quota owner: principal
+ *   or address); an owner keeps the client it was first appended with.
+ * - Storage is bounded in bytes per stream, per owner, per client and in total.
+ *   Making room drops the writing owner's own oldest events, never another
+ *   owner's; over the client quota it drops that client's owners' least recently
+ *   written streams, never another client's. When nothing is left to drop, the
+ *   new event is not kept (its stream is then resumable only from that event on).
  * - `release` forgets every stream of `owner` (its session ended).
  * - Records are plain strings and numbers, so a shared store (e.g. Redis) can hold them.
  */
 export interface EventStore {
-  append(owner: string, streamId: string, message?: JsonRpcMessage): MaybePromise<string>;
+  append(owner: string, streamId: string, message?: JsonRpcMessage, client?: string): MaybePromise<string>;
   replayAfter(owner: string, lastEventId: string, write: ReplayWriter): MaybePromise<string | undefined>;
   release(owner: string): MaybePromise<void>;
 }

@@ -102,6 +102,8 @@ export interface MemoryEventStoreOptions {
   maxBytesPerStream?: number;
   /** Bytes kept per owner (an HTTP session); its least recently written streams go first (default 4 MiB). */
   maxBytesPerOwner?: number;
+  /** Bytes kept per client (all owners appended with that client); its least recently written streams go first (default 16 MiB). */
+  maxBytesPerClient?: number;
   /** Bytes kept in total (default 64 MiB); making room never drops another owner's events. */
   maxBytes?: number;
   /** Events kept per stream (default 1,000). */
@@ -120,6 +122,16 @@ interface OwnerLog {
   bytes: number;
   events: number;
   /** Least recently written first. */
+  readonly streams: Map<string, StreamLog>;
+  /** The client it was first appended with (undefined: none given, no client quota). */
+  readonly client: ClientLog | undefined;
+}
+
+/** The streams of every owner of one client, so one client's sessions together stay under its quota. */
+interface ClientLog {
+  readonly id: string;
+  bytes: number;
+  /** Least recently written first, across its owners. */
   readonly streams: Map<string, StreamLog>;
 }
 
@@ -144,10 +156,12 @@ interface StreamLog {
 export class MemoryEventStore implements EventStore {
   private readonly maxStreamBytes: number;
   private readonly maxOwnerBytes: number;
+  private readonly maxClientBytes: number;
   private readonly maxTotalBytes: number;
   private readonly maxStreamEvents: number;
   private readonly maxTotalEvents: number;
   private readonly owners = new Map<string, OwnerLog>();
+  private readonly clients = new Map<string, ClientLog>();
   private readonly streams = new Map<string, StreamLog>();
   private sequence = 0;
   private totalBytes = 0;
@@ -156,6 +170,7 @@ export class MemoryEventStore implements EventStore {
   constructor(options: MemoryEventStoreOptions = {}) {
     this.maxStreamBytes = limit(options.maxBytesPerStream, 1024 * 1024, 'maxBytesPerStream');
     this.maxOwnerBytes = limit(options.maxBytesPerOwner, 4 * 1024 * 1024, 'maxBytesPerOwner');
+    this.maxClientBytes = limit(options.maxBytesPerClient, 16 * 1024 * 1024, 'maxBytesPerClient');
     this.maxTotalBytes = limit(options.maxBytes, 64 * 1024 * 1024, 'maxBytes');
     this.maxStreamEvents = limit(options.maxEventsPerStream, 1_000, 'maxEventsPerStream');
     this.maxTotalEvents = limit(options.maxEvents, 50_000, 'maxEvents');
@@ -176,14 +191,21 @@ export class MemoryEventStore implements EventStore {
     return this.owners.get(owner)?.bytes ?? 0;
   }
 
-  append(owner: string, streamId: string, message?: JsonRpcMessage): string {
+  /** Bytes `client`'s owners hold together (for tests and metrics). */
+  bytesOfClient(client: string): number {
+    return this.clients.get(client)?.bytes ?? 0;
+  }
+
+  append(owner: string, streamId: string, message?: JsonRpcMessage, client?: string): string {
     const data = message === undefined ? undefined : JSON.stringify(message);
     const size = EVENT_OVERHEAD + (data === undefined ? 0 : utf8Length(data));
     const seq = this.sequence++;
-    const log = this.streamFor(owner, streamId, seq);
+    const log = this.streamFor(owner, streamId, seq, client);
     const ownerLog = log.owner;
     ownerLog.streams.delete(streamId);
     ownerLog.streams.set(streamId, log);
+    ownerLog.client?.streams.delete(streamId);
+    ownerLog.client?.streams.set(streamId, log);
     log.seqs.push(seq);
     log.data.push(data);
     log.sizes.push(size);
@@ -191,7 +213,12 @@ export class MemoryEventStore implements EventStore {
     this.charge(ownerLog, size, 1);
     while (log.seqs.length > 0 && (log.bytes > this.maxStreamBytes || log.seqs.length > this.maxStreamEvents)) this.dropFirst(log);
     while (ownerLog.bytes > this.maxOwnerBytes || this.totalBytes > this.maxTotalBytes || this.totalEvents > this.maxTotalEvents) {
-      if (!this.makeRoom(ownerLog, log)) break;
+      if (!this.makeRoom(ownerLog.streams, log)) break;
+    }
+    const clientLog = ownerLog.client;
+    // Over its client's quota: room is made among that client's sessions only.
+    while (clientLog !== undefined && clientLog.bytes > this.maxClientBytes) {
+      if (!this.makeRoom(clientLog.streams, log)) break;
     }
     return `${streamId}:${seq}`;
   }
@@ -218,13 +245,20 @@ export class MemoryEventStore implements EventStore {
   release(owner: string): void {
     const ownerLog = this.owners.get(owner);
     if (ownerLog === undefined) return;
-    for (const log of ownerLog.streams.values()) this.streams.delete(log.id);
+    for (const log of ownerLog.streams.values()) {
+      this.streams.delete(log.id);
+      ownerLog.client?.streams.delete(log.id);
+    }
     this.owners.delete(owner);
+    if (ownerLog.client !== undefined) {
+      ownerLog.client.bytes -= ownerLog.bytes;
+      if (ownerLog.client.streams.size === 0) this.clients.delete(ownerLog.client.id);
+    }
     this.totalBytes -= ownerLog.bytes;
     this.totalEvents -= ownerLog.events;
   }
 
-  private streamFor(owner: string, streamId: string, seq: number): StreamLog {
+  private streamFor(owner: string, streamId: string, seq: number, client: string | undefined): StreamLog {
     const existing = this.streams.get(streamId);
     if (existing !== undefined) {
       if (existing.owner.id !== owner) throw new Error(`event store: stream "${streamId}" belongs to another owner`);
@@ -232,7 +266,7 @@ export class MemoryEventStore implements EventStore {
     }
     let ownerLog = this.owners.get(owner);
     if (ownerLog === undefined) {
-      ownerLog = { id: owner, bytes: 0, events: 0, streams: new Map() };
+      ownerLog = { id: owner, bytes: 0, events: 0, streams: new Map(), client: this.clientLog(client) };
       this.owners.set(owner, ownerLog);
     }
     // A new (or dropped and written again) stream: nothing before this event can be replayed.
@@ -242,13 +276,21 @@ export class MemoryEventStore implements EventStore {
     return log;
   }
 
+  private clientLog(client: string | undefined): ClientLog | undefined {
+    if (client === undefined) return undefined;
+    let log = this.clients.get(client);
+    if (log === undefined) this.clients.set(client, (log = { id: client, bytes: 0, streams: new Map() }));
+    return log;
+  }
+
   /**
-   * Frees room within `ownerLog` only: its least recently written other stream,
-   * else the oldest event of `current`, else `current` itself (written again, it
-   * starts a new log whose floor refuses older ids). False when the owner holds nothing.
+   * Frees room within `streams` only (the writer's, or its client's): the least
+   * recently written other stream, else the oldest event of `current`, else
+   * `current` itself (written again, it starts a new log whose floor refuses
+   * older ids). False when nothing is left to drop.
    */
-  private makeRoom(ownerLog: OwnerLog, current: StreamLog): boolean {
-    for (const log of ownerLog.streams.values()) {
+  private makeRoom(streams: Map<string, StreamLog>, current: StreamLog): boolean {
+    for (const log of streams.values()) {
       if (log === current) continue;
       this.dropStream(log);
       return true;
@@ -274,13 +316,16 @@ export class MemoryEventStore implements EventStore {
     const { owner } = log;
     this.streams.delete(log.id);
     owner.streams.delete(log.id);
+    owner.client?.streams.delete(log.id);
     this.charge(owner, -log.bytes - STREAM_OVERHEAD, -log.seqs.length);
     if (owner.streams.size === 0) this.owners.delete(owner.id);
+    if (owner.client !== undefined && owner.client.streams.size === 0) this.clients.delete(owner.client.id);
   }
 
   private charge(owner: OwnerLog, bytes: number, events: number): void {
     owner.bytes += bytes;
     owner.events += events;
+    if (owner.client !== undefined) owner.client.bytes += bytes;
     this.totalBytes += bytes;
     this.totalEvents += events;
   }

@@ -1,6 +1,7 @@
 /**
  * The SSE event store under hostile traffic: bounded in bytes per stream, per
- * owner (session) and in total; one owner never evicts another's replay log;
+ * owner (session), per client and in total; one client never evicts another's
+ * replay log, and one owner never another's except within its client's quota;
  * a replay is complete or refused, never partial; an owner's events go when
  * it ends. The model-based property drives the memory store directly; the rest
  * runs real servers on 127.0.0.1 (node and fetch adapters).
@@ -18,14 +19,18 @@ import {
   post,
   readEvents,
   rpc,
+  initializeBody,
   sessionHeaders,
   startFetch,
   startNode,
   type SseEvent,
   type TestServer,
 } from '../http/support.js';
+import { requestFrom } from './sessions-support.js';
 
-const LIMITS = { maxBytesPerStream: 6_000, maxBytesPerOwner: 10_000, maxBytes: 24_000, maxEventsPerStream: 12, maxEvents: 60 };
+const LIMITS = { maxBytesPerStream: 6_000, maxBytesPerOwner: 10_000, maxBytesPerClient: 14_000, maxBytes: 24_000, maxEventsPerStream: 12, maxEvents: 60 };
+/** o0 and o1 are sessions of one client, o2 of another, o3 has no client (no client quota). */
+const CLIENTS: Record<string, string | undefined> = { o0: 'cA', o1: 'cA', o2: 'cB', o3: undefined };
 
 const note = (text: string): JsonRpcMessage => ({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: text } });
 
@@ -33,8 +38,8 @@ type Op = { kind: 'append'; owner: number; stream: number; size: number } | { ki
 
 const ops = fc.array(
   fc.oneof(
-    { weight: 12, arbitrary: fc.record({ kind: fc.constant('append' as const), owner: fc.nat(2), stream: fc.nat(2), size: fc.oneof(fc.nat(40), fc.nat(7_000)) }) },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant('release' as const), owner: fc.nat(2) }) },
+    { weight: 12, arbitrary: fc.record({ kind: fc.constant('append' as const), owner: fc.nat(3), stream: fc.nat(2), size: fc.oneof(fc.nat(40), fc.nat(7_000)) }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('release' as const), owner: fc.nat(3) }) },
   ),
   { maxLength: 80 },
 );
@@ -48,7 +53,7 @@ async function replay(store: MemoryEventStore, owner: string, lastEventId: strin
 }
 
 describe('MemoryEventStore against a model', () => {
-  it('stays within every byte and count bound, never replays partially, and never touches another owner', async () => {
+  it('stays within every byte and count bound, never replays partially, and never touches another client', async () => {
     await fc.assert(
       fc.asyncProperty(ops, async (script: Op[]) => {
         const store = new MemoryEventStore(LIMITS);
@@ -57,7 +62,8 @@ describe('MemoryEventStore against a model', () => {
         let generation = 0;
         for (const op of script) {
           const owner = `o${op.owner}`;
-          const others = [...model.keys()].filter((o) => o !== owner);
+          // Owners of the same client may lose streams to its quota; no one else may.
+          const others = [...model.keys()].filter((o) => o !== owner && (CLIENTS[o] === undefined || CLIENTS[o] !== CLIENTS[owner]));
           const before = await Promise.all(others.map((o) => snapshot(store, o, model.get(o)!)));
           if (op.kind === 'release') {
             store.release(owner);
@@ -67,7 +73,7 @@ describe('MemoryEventStore against a model', () => {
             // Stream ids are never shared between owners (sessions mint their own).
             const streamId = `${owner}.g${generation}.s${op.stream}`;
             const message = op.size % 5 === 0 ? undefined : note('x'.repeat(op.size));
-            const id = store.append(owner, streamId, message);
+            const id = store.append(owner, streamId, message, CLIENTS[owner]);
             const streams = model.get(owner) ?? new Map<string, [string, JsonRpcMessage | undefined][]>();
             model.set(owner, streams);
             streams.set(streamId, [...(streams.get(streamId) ?? []), [id, message]]);
@@ -75,7 +81,8 @@ describe('MemoryEventStore against a model', () => {
           // Bounds hold after every operation.
           expect(store.bytes).toBeLessThanOrEqual(LIMITS.maxBytes);
           expect(store.size).toBeLessThanOrEqual(LIMITS.maxEvents);
-          for (const o of ['o0', 'o1', 'o2']) expect(store.bytesOf(o)).toBeLessThanOrEqual(LIMITS.maxBytesPerOwner);
+          for (const o of Object.keys(CLIENTS)) expect(store.bytesOf(o)).toBeLessThanOrEqual(LIMITS.maxBytesPerOwner);
+          for (const c of ['cA', 'cB']) expect(store.bytesOfClient(c)).toBeLessThanOrEqual(LIMITS.maxBytesPerClient);
           // Another owner's replay answers are exactly what they were.
           const after = await Promise.all(others.map((o) => snapshot(store, o, model.get(o)!)));
           expect(after).toEqual(before);
@@ -106,6 +113,24 @@ describe('MemoryEventStore against a model', () => {
     expect(store.bytes).toBe(0);
     expect(store.size).toBe(0);
     expect(await replay(store, 'a', priming)).toBeUndefined();
+  });
+
+  it("makes room for a client over its quota among its own sessions' least recently written streams only", async () => {
+    const store = new MemoryEventStore({ maxBytesPerClient: 3_000 });
+    const other = store.append('b1', 'b1.1', note('kept'), 'B');
+    const first = store.append('a1', 'a1.1', note('x'.repeat(1_000)), 'A');
+    const second = store.append('a2', 'a2.1', note('x'.repeat(1_000)), 'A');
+    store.append('a3', 'a3.1', note('x'.repeat(1_000)), 'A');
+    // a1's stream was A's least recently written: it went; a2's stayed, and B was never touched.
+    expect(await replay(store, 'a1', first)).toBeUndefined();
+    expect(store.bytesOf('a1')).toBe(0);
+    expect(await replay(store, 'a2', second)).toEqual([]);
+    expect(store.bytesOfClient('A')).toBeLessThanOrEqual(3_000);
+    expect(await replay(store, 'b1', other)).toEqual([]);
+    store.release('a2');
+    store.release('a3');
+    expect(store.bytesOfClient('A')).toBe(0);
+    expect(store.bytes).toBe(store.bytesOfClient('B'));
   });
 
   it('counts bytes, not events: one client-sized message can fill a stream', () => {
@@ -182,6 +207,34 @@ describe.each(adapters)('event store quotas over HTTP (%s adapter)', (_name, sta
     expect(resumed.status).toBe(200);
     const rest = messages(await readEvents(resumed));
     expect(rest.at(-1)).toEqual({ jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'stepped' }] } });
+  });
+
+  it("one client's many sessions fill only its own quota: another client's new events are still kept and resumable", async () => {
+    const { server: mcp, gates } = buildServer();
+    const MiB = 1024 * 1024;
+    const store = new MemoryEventStore({ maxBytesPerOwner: MiB, maxBytesPerClient: 2 * MiB, maxBytes: 3 * MiB });
+    server = await start(mcp, { eventStore: store });
+    // Client A (127.0.0.2) floods from three sessions: without a client quota they would fill the 3 MiB total.
+    const fromA = (body: unknown, headers: Record<string, string> = {}) => requestFrom(server!.url, { localAddress: '127.0.0.2', headers, body });
+    for (let i = 0; i < 3; i++) {
+      const init = await fromA(initializeBody());
+      expect(init.status).toBe(200);
+      const session = init.headers['mcp-session-id'] as string;
+      expect((await fromA({ jsonrpc: '2.0', method: 'notifications/initialized' }, sessionHeaders(session))).status).toBe(202);
+      const flood = await fromA(rpc(1, 'tools/call', { name: 'flood', arguments: {} }), sessionHeaders(session));
+      expect(flood.body).toContain('flooded');
+    }
+    expect(store.bytesOfClient('addr:127.0.0.2')).toBeLessThanOrEqual(2 * MiB);
+    expect(store.bytesOfClient('addr:127.0.0.2')).toBeGreaterThan(MiB);
+
+    // Client B (127.0.0.1) still has its events kept: it resumes to its result.
+    const victim = await openSession(server.url);
+    const resumeFrom = await droppedSteps(server.url, victim, 'b', gates);
+    const resumed = await resume(server.url, victim, resumeFrom);
+    expect(resumed.status).toBe(200);
+    const rest = messages(await readEvents(resumed));
+    expect(rest.at(-1)).toEqual({ jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'stepped' }] } });
+    expect(store.bytesOfClient('addr:127.0.0.2')).toBeLessThanOrEqual(2 * MiB);
   });
 
   it("releases a session's events when it is deleted or expires", async () => {
