@@ -72,7 +72,7 @@ export class HttpSession implements EventLog {
     // After the session ended its events were released; recording more would leak them.
     const store = this.client.events;
     if (this.closed || store === undefined) return `${streamId}:-`;
-    return store.append(this.id, streamId, message);
+    return store.append(this.id, streamId, message, this.client.owner);
   }
 
   /** The session's standalone stream (the GET stream, or the legacy SSE stream). */
