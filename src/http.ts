@@ -19,8 +19,8 @@ export {
 } from './transports/http/engine.js';
 export { DEFAULT_MAX_INFLIGHT_BYTES_PER_CLIENT } from './transports/http/inflight.js';
 export type { CloseOptions, HttpEngine } from './transports/http/engine.js';
-export type { CorsOptions } from './transports/http/cors.js';
-export type { AuthOptions, Principal, TokenVerifier, VerifyTarget } from './auth/types.js';
+export type { CorsOptions } from './transports/http/types.js';
+export type { AuthOptions, Principal, TokenVerifier, VerifyTarget } from './transports/http/auth/types.js';
 export type {
   BodyResult,
   ChunkSink,

@@ -45,7 +45,7 @@ export { McpErrorCode } from './protocol/codes.js';
 export type { AuthInfo, ConnectionFactory, ConnectionOptions, HandleResult, McpConnection, MessageExtra, MessageSink, RequestInfo } from './protocol/connection.js';
 export { principalOf, quotaOwnerOf, samePrincipal } from './protocol/principal.js';
 export type { ScopeAccess } from './protocol/connection.js';
-export { InvalidTokenError, type AuthOptions, type Principal, type TokenVerifier, type VerifyTarget } from './auth/types.js';
+export { InvalidTokenError, type AuthOptions, type Principal, type TokenVerifier, type VerifyTarget } from './transports/http/auth/types.js';
 export { RequestContext, type AuthPrincipal, type ClientRequestOptions } from './protocol/context.js';
 export type { Logger, McpProtocolHandlerDeps, ProtocolOptions } from './protocol/deps.js';
 export { MissingClientCapabilityError } from './protocol/errors.js';

@@ -1,7 +1,7 @@
 /** Express adapter: mounts the node handler on a path. No protocol rules here. */
 import type { Express, IRouter, NextFunction, Request, Response, Router } from 'express';
-import { wellKnownPaths } from '../auth/metadata.js';
-import { canonicalResource, resourcePath, trimSlash } from '../auth/resource.js';
+import { wellKnownPaths } from '../transports/http/auth/metadata.js';
+import { canonicalResource, resourcePath, trimSlash } from '../transports/http/auth/resource.js';
 import type { ConnectionFactory } from '../protocol/connection.js';
 import type { BodyResult, HttpEngineOptions } from '../transports/http/types.js';
 import { createNodeHandler, settleBody, type NodeHandler } from './node.js';

@@ -1,7 +1,7 @@
 /** node:http adapter: IncomingMessage/ServerResponse ↔ the engine. No protocol rules here. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { canonicalResource, isLoopbackResource } from '../auth/resource.js';
+import { canonicalResource, isLoopbackResource } from '../transports/http/auth/resource.js';
 import type { ConnectionFactory } from '../protocol/connection.js';
 import { createHttpEngine, DEFAULT_MAX_STREAM_BUFFER_BYTES, type CloseOptions, type HttpEngine } from '../transports/http/engine.js';
 import type { BodyResult, HeaderMap, HttpEngineOptions, HttpRequest, HttpResponse } from '../transports/http/types.js';

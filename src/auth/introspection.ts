@@ -6,8 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { principalFromClaims } from './jwt-claims.js';
-import { sameResource } from './resource.js';
-import { InvalidTokenError, type Principal, type TokenVerifier, type VerifyTarget } from './types.js';
+import { sameResource } from '../transports/http/auth/resource.js';
+import { InvalidTokenError, type Principal, type TokenVerifier, type VerifyTarget } from '../transports/http/auth/types.js';
 
 export interface IntrospectionVerifierOptions {
   /** The introspection endpoint URL (the AS metadata's `introspection_endpoint`). */

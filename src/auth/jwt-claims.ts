@@ -1,6 +1,6 @@
 /** A principal from token claims (a JWT payload or an RFC 7662 introspection answer). */
-import { parseScope } from './scopes.js';
-import type { Principal } from './types.js';
+import { parseScope } from '../transports/http/auth/scopes.js';
+import type { Principal } from '../transports/http/auth/types.js';
 
 /** Subject, client id (`client_id`, else `azp`), scopes (`scope`, else `scp`), expiry and every claim. */
 export function principalFromClaims(claims: Record<string, unknown>): Principal {

@@ -8,9 +8,9 @@
 import { createHash } from 'node:crypto';
 import type * as JoseModule from 'jose';
 import { discoverJwksUri } from './discovery.js';
-import { sameResource } from './resource.js';
+import { sameResource } from '../transports/http/auth/resource.js';
 import { principalFromClaims } from './jwt-claims.js';
-import { InvalidTokenError, type Principal, type TokenVerifier, type VerifyTarget } from './types.js';
+import { InvalidTokenError, type Principal, type TokenVerifier, type VerifyTarget } from '../transports/http/auth/types.js';
 
 type Jose = typeof JoseModule;
 type KeySet = ReturnType<Jose['createRemoteJWKSet']>;

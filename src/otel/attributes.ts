@@ -3,7 +3,7 @@
  * development) as mcpkit applies them: span names, attributes, error.type.
  */
 import type { Attributes } from '@opentelemetry/api';
-import type { ClientRequestMessage, RequestMessage } from '../observability/channels.js';
+import type { ClientRequestMessage, RequestMessage } from '../protocol/observability/channels.js';
 
 export const ATTR = {
   method: 'mcp.method.name',

@@ -28,7 +28,7 @@ import {
   type RequestMessage,
   type SessionEndMessage,
   type SessionStartMessage,
-} from '../observability/channels.js';
+} from '../protocol/observability/channels.js';
 import { ATTR, clientRequestOutcome, clientSpanAttributes, DURATION_BUCKETS, operationAttributes, requestOutcome, serverSpanAttributes, sessionAttributes, spanName, type Outcome } from './attributes.js';
 import { currentRequest, holding, RequestScope, type RequestState } from './scope.js';
 

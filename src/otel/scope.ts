@@ -1,7 +1,7 @@
 /** The request a piece of code runs for: kept in the OpenTelemetry context the request runs in. */
 import { context, createContextKey, type Context, type Span } from '@opentelemetry/api';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { RequestMessage } from '../observability/channels.js';
+import type { RequestMessage } from '../protocol/observability/channels.js';
 
 export interface RequestState {
   readonly message: RequestMessage;

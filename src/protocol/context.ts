@@ -5,7 +5,7 @@ import type { LazyAbort } from './abort.js';
 import type { OutboundRequests } from './outbound.js';
 import { MissingClientCapabilityError } from './errors.js';
 import { shouldLog } from './logging.js';
-import { traceClientRequest, tracingClientRequests } from '../observability/channels.js';
+import { traceClientRequest, tracingClientRequests } from './observability/channels.js';
 import type {
   ClientCapabilities,
   CreateMessageParams,

@@ -15,8 +15,8 @@ import type { McpProtocolHandlerDeps } from './deps.js';
 import { isModernMessage, resolveEra, type EraInfo } from './era.js';
 import type { LoggingLevel, ServerCapabilities } from './types.js';
 import type { ProtocolVersion } from './versions.js';
-import { publishSessionEnd, publishSessionStart, tracingRequests } from '../observability/channels.js';
-import { observeRequest } from '../observability/hooks.js';
+import { publishSessionEnd, publishSessionStart, tracingRequests } from './observability/channels.js';
+import { observeRequest } from './observability/hooks.js';
 
 const noop: MessageSink = () => undefined;
 

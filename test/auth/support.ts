@@ -1,6 +1,6 @@
 /** A protected mcpkit server and the test authorization server, started together on 127.0.0.1. */
 import { jwtVerifier } from '../../src/auth.js';
-import type { AuthOptions } from '../../src/auth/types.js';
+import type { AuthOptions } from '../../src/transports/http/auth/types.js';
 import { listen, type ListenOptions, type McpHttpListener } from '../../src/http.js';
 import { McpServer } from '../../src/server/server.js';
 import { startAuthServer, type TestAuthServer } from './as.js';

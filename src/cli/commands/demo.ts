@@ -1,6 +1,6 @@
 import { StdioTransport } from '../../transports/stdio.js';
 import { listen } from '../../adapters/node.js';
-import type { AuthOptions } from '../../auth/types.js';
+import type { AuthOptions } from '../../transports/http/auth/types.js';
 import type { McpServer } from '../../server/server.js';
 import { parse, portOf } from '../args.js';
 import { Exit } from '../errors.js';

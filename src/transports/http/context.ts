@@ -1,5 +1,5 @@
 /** What the engine's request handlers share: resolved options and live state. */
-import type { AuthGate } from '../../auth/gate.js';
+import type { AuthGate } from './auth/gate.js';
 import type { AuthInfo, ConnectionFactory, McpConnection } from '../../protocol/connection.js';
 import type { EventStore } from '../../stores/contracts.js';
 import type { InflightBytes } from './inflight.js';

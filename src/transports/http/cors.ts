@@ -3,12 +3,7 @@
  * DNS-rebinding guard already accepts, so it never widens who may call: it
  * only lets a page that may call read the answers, the session id among them.
  */
-import type { HttpRequest, HttpResponse } from './types.js';
-
-export interface CorsOptions {
-  /** How long browsers may cache a preflight answer, in seconds (default 600). */
-  maxAgeSeconds?: number;
-}
+import type { CorsOptions, HttpRequest, HttpResponse } from './types.js';
 
 const EXPOSED = 'mcp-session-id, mcp-protocol-version, www-authenticate';
 const METHODS = 'GET, POST, DELETE';

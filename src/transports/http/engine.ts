@@ -3,7 +3,7 @@
  * over HttpRequest/HttpResponse. Adapters translate; the ConnectionFactory (an
  * McpServer) does every JSON-RPC and MCP rule.
  */
-import { createAuthGate, type AuthGate } from '../../auth/gate.js';
+import { createAuthGate, type AuthGate } from './auth/gate.js';
 import { ErrorCode, isJsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import type { AuthInfo, ConnectionFactory, McpConnection } from '../../protocol/connection.js';
 import type { EventStore, SessionStore } from '../../stores/contracts.js';

@@ -3,68 +3,12 @@
  * Adapters (node:http, fetch, Express) translate to and from it and hold no
  * protocol rules of their own.
  */
-import type { AuthOptions } from '../../auth/types.js';
-import type { CorsOptions } from './cors.js';
+import type { AuthOptions } from './auth/types.js';
 import type { AuthInfo } from '../../protocol/connection.js';
 import type { EventStore, SessionStore } from '../../stores/contracts.js';
+import type { HttpRequest } from './wire.js';
 
-/** Lower-cased header names; repeated headers joined with ", ". */
-export type HeaderMap = Readonly<Record<string, string | undefined>>;
-
-/** The outcome of reading a request body under a size limit. */
-export type BodyResult =
-  | { kind: 'text'; text: string }
-  /** A framework (e.g. Express with `express.json()`) already parsed the body. */
-  /** `bytes`: the body's size when the parser in front did not declare it (no Content-Length). */
-  | { kind: 'parsed'; value: unknown; bytes?: number }
-  /** Over the limit: `maxBodyBytes`, unless `limit`/`by` name another (a body parser in front). */
-  | { kind: 'too-large'; limit?: number; by?: string }
-  /** The client went away or the body could not be read. */
-  | { kind: 'failed' };
-
-export interface HttpRequest {
-  /** Upper-case HTTP method. */
-  method: string;
-  /** Path without the query string. */
-  path: string;
-  /** The raw query string without `?` ('' when absent). */
-  query: string;
-  headers: HeaderMap;
-  /** Reads the whole body, stopping at `limit` bytes. Called at most once. */
-  readBody(limit: number): Promise<BodyResult>;
-  /** Aborts when the client disconnects before the response ends. */
-  readonly signal: AbortSignal;
-  /**
-   * Optional cheaper alternative to `signal` for the hot path: registers one
-   * callback for a client that disconnects before the response ends.
-   */
-  onDisconnect?(listener: () => void): void;
-  /** The local port the request arrived on, when the adapter knows it (DNS-rebinding defaults). */
-  localPort?: number;
-  /** The peer's IP address, when the adapter knows it: unauthenticated callers are charged quotas by it. */
-  remoteAddress?: string;
-}
-
-/** Where a streamed response's chunks go; provided by the adapter. */
-export interface ChunkSink {
-  write(chunk: string): void;
-  end(): void;
-}
-
-/** A response body produced over time (SSE). */
-export interface ResponseStream {
-  /** The adapter calls this once, after sending the status and headers. */
-  start(sink: ChunkSink): void;
-}
-
-export interface HttpResponse {
-  status: number;
-  headers: Record<string, string>;
-  /** A complete body; absent for empty responses and for streams. */
-  body?: string;
-  /** A streamed body (text/event-stream). */
-  stream?: ResponseStream;
-}
+export type { BodyResult, ChunkSink, HeaderMap, HttpRequest, HttpResponse, ResponseStream } from './wire.js';
 
 export type ResponseMode = 'auto' | 'json' | 'sse';
 
@@ -145,4 +89,9 @@ export interface HttpEngineOptions {
   legacySse?: boolean | LegacySseOptions;
   /** Protocol revisions accepted in `MCP-Protocol-Version` on session requests. */
   protocolVersions?: readonly string[];
+}
+
+export interface CorsOptions {
+  /** How long browsers may cache a preflight answer, in seconds (default 600). */
+  maxAgeSeconds?: number;
 }

@@ -3,7 +3,7 @@
  * 2026-07-28): what an HTTP adapter's `auth` option holds, and what a token
  * verifier returns. Nothing here loads a JOSE library.
  */
-import type { HttpRequest } from '../transports/http/types.js';
+import type { HttpRequest } from '../wire.js';
 
 /** Who a valid access token speaks for, as a verifier found it. */
 export interface Principal {

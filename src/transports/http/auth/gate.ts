@@ -4,13 +4,13 @@
  * challenge), and refuse an operation whose scopes the token lacks (403
  * step-up) before any status is committed.
  */
-import { isPlainObject } from '../jsonrpc/message.js';
-import type { JsonRpcId } from '../jsonrpc/message.js';
-import { attachAccessToken } from '../protocol/access-token.js';
-import type { AuthInfo, ConnectionFactory, ScopeAccess } from '../protocol/connection.js';
-import { httpError } from '../transports/http/errors.js';
-import type { HttpRequest, HttpResponse } from '../transports/http/types.js';
-import { ErrorCode } from '../jsonrpc/errors.js';
+import { isPlainObject } from '../../../jsonrpc/message.js';
+import type { JsonRpcId } from '../../../jsonrpc/message.js';
+import { attachAccessToken } from '../../../protocol/access-token.js';
+import type { AuthInfo, ConnectionFactory, ScopeAccess } from '../../../protocol/connection.js';
+import { httpError } from '../errors.js';
+import type { HttpRequest, HttpResponse } from '../types.js';
+import { ErrorCode } from '../../../jsonrpc/errors.js';
 import { challengeResponse, type Challenge } from './challenge.js';
 import { metadataDocument, metadataResponder } from './metadata.js';
 import { canonicalResource, metadataUrl, resourcePath, trimSlash } from './resource.js';

@@ -2,17 +2,23 @@
  * What the protocol layer calls, only once it knows someone subscribes: builds
  * the channel messages from a connection's state (docs/observability.md).
  */
-import type { JsonRpcRequest, JsonRpcResponse } from '../jsonrpc/message.js';
-import { isPlainObject } from '../jsonrpc/message.js';
-import type { MessageExtra } from '../protocol/connection.js';
-import type { McpProtocolHandler } from '../protocol/handler.js';
-import { META_PROTOCOL_VERSION } from '../protocol/meta-keys.js';
-import { LATEST_LEGACY_VERSION } from '../protocol/versions.js';
+import type { JsonRpcRequest, JsonRpcResponse } from '../../jsonrpc/message.js';
+import { isPlainObject } from '../../jsonrpc/message.js';
+import type { MessageExtra } from '../connection.js';
+import { META_PROTOCOL_VERSION } from '../meta-keys.js';
+import { LATEST_LEGACY_VERSION } from '../versions.js';
 import { traceRequest, type RequestMessage } from './channels.js';
+
+/** What the hooks read of a connection (the protocol handler fits; naming it here would import upwards). */
+export interface ObservedConnection {
+  readonly sessionId: string | undefined;
+  readonly transport: string | undefined;
+  readonly session?: { readonly protocolVersion: string } | undefined;
+}
 
 /** Runs `dispatch` inside the `mcpkit:request` tracing channel. */
 export function observeRequest(
-  handler: McpProtocolHandler,
+  handler: ObservedConnection,
   request: JsonRpcRequest,
   extra: MessageExtra,
   dispatch: () => Promise<JsonRpcResponse | undefined>,
@@ -39,7 +45,7 @@ function hasTarget(method: string): boolean {
 
 /** The revision this request is served in, by the rule `resolveEra` applies (best effort: never throws). */
 function protocolVersionOf(
-  handler: McpProtocolHandler,
+  handler: ObservedConnection,
   method: string,
   params: Record<string, unknown> | undefined,
   meta: Record<string, unknown> | undefined,

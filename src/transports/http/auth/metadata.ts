@@ -1,6 +1,6 @@
 /** The protected resource metadata document (RFC 9728 §2) and its well-known answers. */
-import { methodNotAllowed } from '../transports/http/errors.js';
-import type { HttpRequest, HttpResponse } from '../transports/http/types.js';
+import { methodNotAllowed } from '../errors.js';
+import type { HttpRequest, HttpResponse } from '../types.js';
 import { metadataPaths } from './resource.js';
 import { scopeUnion } from './scopes.js';
 import type { AuthOptions } from './types.js';

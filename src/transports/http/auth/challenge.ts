@@ -1,8 +1,8 @@
 /** `WWW-Authenticate: Bearer …` challenges (RFC 6750 §3, RFC 9728 §5.1) and the answers that carry them. */
-import { ErrorCode } from '../jsonrpc/errors.js';
-import type { JsonRpcId } from '../jsonrpc/message.js';
-import { httpError } from '../transports/http/errors.js';
-import type { HttpResponse } from '../transports/http/types.js';
+import { ErrorCode } from '../../../jsonrpc/errors.js';
+import type { JsonRpcId } from '../../../jsonrpc/message.js';
+import { httpError } from '../errors.js';
+import type { HttpResponse } from '../types.js';
 
 export interface Challenge {
   /** Absent when the request carried no token at all (RFC 6750 §3.1). */

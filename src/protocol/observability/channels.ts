@@ -8,7 +8,7 @@
  * (docs/observability.md); `mcpkit/otel` is one subscriber among possible others.
  */
 import { channel, tracingChannel, type Channel, type TracingChannel } from 'node:diagnostics_channel';
-import type { JsonRpcId, JsonRpcResponse } from '../jsonrpc/message.js';
+import type { JsonRpcId, JsonRpcResponse } from '../../jsonrpc/message.js';
 
 /** `tracing:mcpkit:request:{start,end,asyncStart,asyncEnd,error}` */
 export const REQUEST_CHANNEL = 'mcpkit:request';
