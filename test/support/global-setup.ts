@@ -1,9 +1,12 @@
 /**
  * Vitest global setup: the spawned-process and interop tests run the built
  * package (`dist/`), so build it once when it is missing or older than `src/`.
+ * The Redis tests need redis-server: installed here, once, where that is
+ * possible (root on Debian); otherwise test/support/redis.ts fails with the command.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { findRedisServer } from './redis.js';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -29,7 +32,23 @@ export function distIsStale(): boolean {
   return source > built;
 }
 
+/** Installs redis-server with apt-get when it is missing and this is root on a Debian-based machine. */
+export function ensureRedisServer(): void {
+  if (findRedisServer() !== undefined) return;
+  if (process.getuid?.() !== 0 || !existsSync('/etc/debian_version') || !existsSync('/usr/bin/apt-get')) return;
+  process.stderr.write('redis-server is missing: installing it with apt-get (the Redis tests need it)\n');
+  try {
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    execFileSync('apt-get', ['update', '-o', 'DPkg::Lock::Timeout=300'], { stdio: ['ignore', 'inherit', 'inherit'], env });
+    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', '-o', 'DPkg::Lock::Timeout=300', 'redis-server'], { stdio: ['ignore', 'inherit', 'inherit'], env });
+  } catch (error) {
+    // startRedis() then fails in the Redis tests with the command to run.
+    process.stderr.write(`installing redis-server failed: ${String(error)}\n`);
+  }
+}
+
 export default function setup(): void {
+  ensureRedisServer();
   if (!distIsStale()) return;
   execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
 }
