@@ -13,6 +13,8 @@
 //   --no-pin           do not pin the harness to CPU 0 and the servers to CPU 1
 //   --strict           exit 1 when any selected library failed (default: only a broken reference does)
 //   --out FILE         write the JSON result here instead of bench/results/<timestamp>.json
+//   --harness old      HTTP and memory with the first driver (node:http client, hand-written requests)
+//                      instead of replaying the official client's captured traffic (bench/fixtures)
 import http from 'node:http';
 import { spawnSync, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, readdirSync, statSync, mkdtempSync, rmSync } from 'node:fs';
@@ -34,6 +36,8 @@ const quick = flag('quick');
 const withPeers = !quick || flag('peers');
 const reps = Number(option('reps') ?? (quick ? 1 : 3));
 const only = option('only')?.split(',');
+const harness = option('harness') ?? 'real';
+if (harness !== 'real' && harness !== 'old') throw new Error(`--harness real|old, not ${harness}`);
 const sections = new Set((option('sections') ?? 'stdio,http,cold,memory,footprint,tools,auth').split(','));
 
 const CFG = quick
@@ -200,6 +204,12 @@ const failed = (bucket, id) => bucket[id]?.error !== undefined;
 
 const { StdioClient, coldStart } = await import('./lib/stdio.mjs');
 const { HttpClient, load } = await import('./lib/http.mjs');
+const { ReplayClient, replayLoad, traffic } = await import('./lib/replay.mjs');
+/** The HTTP driver: replayed real client traffic (default) or the first, hand-written one. */
+const driver =
+  harness === 'real'
+    ? { client: (port, mode) => new ReplayClient(port, mode), load: replayLoad }
+    : { client: (port, mode, agent) => new HttpClient(port, mode, agent ? { agent } : { maxSockets: 32 }), load };
 
 async function stdioSection() {
   const c = CFG.stdio;
@@ -253,11 +263,11 @@ async function httpSection() {
         let client;
         try {
           server = await startHttp(lib, mode);
-          client = await new HttpClient(server.port, mode, { maxSockets: 32 }).open();
+          client = await driver.client(server.port, mode).open();
           await client.check();
-          await load(client, server.child.pid, { concurrency: 32, maxMs: c.warmMs });
-          const c1 = await load(client, server.child.pid, { concurrency: 1, maxMs: c.ms1, count: c.n1 });
-          const c32 = await load(client, server.child.pid, { concurrency: 32, maxMs: c.ms32, count: c.n32 });
+          await driver.load(client, server.child.pid, { concurrency: 32, maxMs: c.warmMs });
+          const c1 = await driver.load(client, server.child.pid, { concurrency: 1, maxMs: c.ms1, count: c.n1 });
+          const c32 = await driver.load(client, server.child.pid, { concurrency: 32, maxMs: c.ms32, count: c.n32 });
           push(bucket, lib.id, {
             rps1: c1.rps,
             p50Us1: c1.p50,
@@ -324,7 +334,7 @@ async function memorySection() {
       try {
         server = await startHttp(lib, 'session', [], ['--expose-gc']);
         const open = async () => {
-          const cl = await new HttpClient(server.port, 'session', { agent }).open();
+          const cl = await driver.client(server.port, 'session', agent).open();
           clients.push(cl);
           return cl;
         };
@@ -501,7 +511,7 @@ function table(headers, rows) {
 function render() {
   const out = [];
   const m = results.meta;
-  out.push(`Run ${m.date} · ${m.machine.cpus}× ${m.machine.cpuModel} · Node ${m.node} · ${m.quick ? 'quick' : 'full'} · median of ${m.reps} process(es) · CLK_TCK ${CLK_TCK} · ${m.pinning ? `harness on CPU ${m.pinning.harnessCpu}, servers on CPU ${m.pinning.serverCpu}` : 'unpinned'}`);
+  out.push(`Run ${m.date} · ${m.machine.cpus}× ${m.machine.cpuModel} · Node ${m.node} · ${m.quick ? 'quick' : 'full'} · median of ${m.reps} process(es) · CLK_TCK ${CLK_TCK} · HTTP driver: ${m.harness === 'real' ? `replayed ${traffic().client} traffic` : 'old (node:http client)'} · ${m.pinning ? `harness on CPU ${m.pinning.harnessCpu}, servers on CPU ${m.pinning.serverCpu}` : 'unpinned'}`);
   out.push('Ratios in parentheses are to the reference measured in the same run.');
   const names = (l) => (results.status[l.id] ? `${l.label} (${results.status[l.id].split(' (')[0]})` : l.label);
   for (const [id, why] of Object.entries(results.status)) out.push(`${id}: ${why}`);
@@ -675,6 +685,7 @@ const cpuModel = (readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s
 results.meta = {
   date: new Date().toISOString(),
   quick,
+  harness,
   reps,
   config: CFG,
   node: process.version,
