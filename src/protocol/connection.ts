@@ -106,4 +106,6 @@ export interface ConnectionFactory {
    * step-up challenge before it commits to a status.
    */
   scopesFor?(method: string, params: unknown): readonly string[] | undefined;
+  /** True when MRTR `requestState` is signed with configured (shareable) keys: an HTTP cluster warns otherwise. */
+  hasSharedStateKey?(): boolean;
 }

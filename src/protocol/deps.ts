@@ -36,7 +36,14 @@ export interface ProtocolOptions {
   cacheHints?: Partial<Record<string, { ttlMs: number; cacheScope: 'public' | 'private' }>>;
   /** Put `io.modelcontextprotocol/serverInfo` in every 2026-07-28 result's `_meta` (default true). */
   serverInfoInMeta?: boolean;
-  /** Secret for signing MRTR `requestState` (default: random per process; set it for several instances). */
+  /**
+   * Keys signing MRTR `requestState`, as a ring: the first signs, every one verifies
+   * (add the new key first, drop the old one after `requestStateTtlMs`). Each at least
+   * 32 bytes. Several instances behind one load balancer must share it. Default: one
+   * random key per process.
+   */
+  requestStateKeys?: readonly (string | Uint8Array)[];
+  /** One signing key (any length): the older form of `requestStateKeys`, ignored when that is set. */
   requestStateSecret?: string | Uint8Array;
   /** How long a signed `requestState` stays valid (default 10 minutes). */
   requestStateTtlMs?: number;

@@ -77,7 +77,7 @@ export class MrtrBroker implements InputBroker {
     this.#authInfo = authInfo;
     const state = params['requestState'];
     // A tampered, expired or foreign state (another user's, other arguments) is refused before the handler runs.
-    this.#opened = state === undefined ? undefined : openRequestState(state, this.#bound(), handler.deps.options?.requestStateSecret);
+    this.#opened = state === undefined ? undefined : openRequestState(state, this.#bound(), handler.deps.options);
   }
 
   /** The target, principal and arguments a state of this request is bound to. */
@@ -136,7 +136,7 @@ export class MrtrBroker implements InputBroker {
       try {
         requestState = signRequestState(
           { ...this.#bound(), answers: this.#answers ?? {}, kept: this.kept, exp: Date.now() + (options?.requestStateTtlMs ?? 600_000) },
-          options?.requestStateSecret,
+          options,
         );
       } catch (error) {
         // An answer or ctx.requestState that cannot be serialised (deep, cyclic, BigInt) fails this request only.

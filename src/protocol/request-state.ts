@@ -23,27 +23,70 @@ export interface RequestStatePayload extends RequestStateBinding {
   exp: number;
 }
 
+/** A key as configured: a string (its UTF-8 bytes) or bytes. */
+export type StateKey = string | Uint8Array;
+
+/** Where the signing keys come from (the server's options). */
+export interface StateKeyOptions {
+  /** The key ring: the first key signs, every key verifies (rotation), each at least 32 bytes. */
+  requestStateKeys?: readonly StateKey[] | undefined;
+  /** One key of any length (the older form of a one-key ring). */
+  requestStateSecret?: StateKey | undefined;
+}
+
+/** The smallest key the ring accepts: an HMAC-SHA256 key shorter than its output is weaker than it. */
+export const MIN_STATE_KEY_BYTES = 32;
+
 /**
  * One random key per process unless configured. Several server instances
- * behind one load balancer must share `requestStateSecret`, or a retry that
- * lands on another instance is refused.
+ * behind one load balancer must share a key ring (`requestStateKeys`), or a
+ * retry that lands on another instance is refused.
  */
 let processKey: Uint8Array | undefined;
+const rings = new WeakMap<object, readonly Uint8Array[]>();
 
-function keyOf(secret: string | Uint8Array | undefined): Uint8Array {
-  if (typeof secret === 'string') return new TextEncoder().encode(secret);
-  if (secret !== undefined) return secret;
-  processKey ??= randomBytes(32);
-  return processKey;
+function bytesOf(key: StateKey): Uint8Array {
+  return typeof key === 'string' ? new TextEncoder().encode(key) : key;
+}
+
+/** Checks a configured key ring; throws a RangeError naming the key that is unusable. */
+export function validateStateKeys(keys: readonly StateKey[]): readonly Uint8Array[] {
+  if (!Array.isArray(keys) || keys.length === 0) throw new RangeError('requestStateKeys must hold at least one key (the first signs, every key verifies)');
+  return keys.map((key, index) => {
+    if (typeof key !== 'string' && !(key instanceof Uint8Array)) throw new RangeError(`requestStateKeys[${index}] must be a string or a Uint8Array`);
+    const bytes = bytesOf(key);
+    if (bytes.length < MIN_STATE_KEY_BYTES) {
+      throw new RangeError(`requestStateKeys[${index}] has ${bytes.length} bytes; each key needs at least ${MIN_STATE_KEY_BYTES} (e.g. \`openssl rand -base64 32\`)`);
+    }
+    return bytes;
+  });
+}
+
+/** The keys in use, first the one that signs: the configured ring, else the secret, else one random key per process. */
+export function stateKeyRing(options: StateKeyOptions | StateKey | undefined): readonly Uint8Array[] {
+  if (options === undefined) return [(processKey ??= randomBytes(32))];
+  if (typeof options === 'string' || options instanceof Uint8Array) return [bytesOf(options)];
+  let ring = rings.get(options);
+  if (ring === undefined) {
+    if (options.requestStateKeys !== undefined) ring = validateStateKeys(options.requestStateKeys);
+    else ring = options.requestStateSecret === undefined ? [(processKey ??= randomBytes(32))] : [bytesOf(options.requestStateSecret)];
+    rings.set(options, ring);
+  }
+  return ring;
+}
+
+/** True when the options name a key every instance can share (not the random per-process one). */
+export function hasSharedStateKey(options: StateKeyOptions | undefined): boolean {
+  return options?.requestStateKeys !== undefined || options?.requestStateSecret !== undefined;
 }
 
 function mac(key: Uint8Array, body: string): Buffer {
   return createHmac('sha256', key).update(body).digest();
 }
 
-export function signRequestState(payload: RequestStatePayload, secret: string | Uint8Array | undefined): string {
+export function signRequestState(payload: RequestStatePayload, keys: StateKeyOptions | StateKey | undefined): string {
   const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
-  return `${body}.${mac(keyOf(secret), body).toString('base64url')}`;
+  return `${body}.${mac(stateKeyRing(keys)[0]!, body).toString('base64url')}`;
 }
 
 /** Params that change between the rounds of one request: everything else must stay the same. */
@@ -118,16 +161,19 @@ function invalidState(why: string): JsonRpcProtocolError {
  * Verifies and opens a state; a tampered, expired or foreign one is -32602, as
  * is one issued for another target, another principal or other arguments.
  */
-export function openRequestState(state: unknown, binding: RequestStateBinding, secret: string | Uint8Array | undefined, now = Date.now()): RequestStatePayload {
+export function openRequestState(state: unknown, binding: RequestStateBinding, keys: StateKeyOptions | StateKey | undefined, now = Date.now()): RequestStatePayload {
   const target = binding.target;
   if (typeof state !== 'string' || state.length > 1_000_000) throw invalidState('it must be the string the server sent');
   const dot = state.indexOf('.');
   const body = state.slice(0, dot);
-  const signature = Buffer.from(state.slice(dot + 1), 'base64url');
-  const expected = mac(keyOf(secret), body);
-  if (dot <= 0 || signature.length !== expected.length || !timingSafeEqual(signature, expected) || state.slice(dot + 1) !== expected.toString('base64url')) {
-    throw invalidState('its signature does not match (it was altered, or issued by another server)');
-  }
+  const encoded = state.slice(dot + 1);
+  const signature = Buffer.from(encoded, 'base64url');
+  // Every key of the ring verifies, so a state signed before a rotation stays valid until it expires.
+  const signedByRing = dot > 0 && stateKeyRing(keys).some((key) => {
+    const expected = mac(key, body);
+    return signature.length === expected.length && timingSafeEqual(signature, expected) && encoded === expected.toString('base64url');
+  });
+  if (!signedByRing) throw invalidState('its signature does not match (it was altered, or issued by another server)');
   let payload: RequestStatePayload;
   try {
     payload = JSON.parse(Buffer.from(body, 'base64url').toString()) as RequestStatePayload;

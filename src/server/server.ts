@@ -12,6 +12,7 @@ import { McpResourceRegistry } from '../registries/resources.js';
 import { McpToolRegistry } from '../registries/tools.js';
 import type { Icon } from '../registries/types.js';
 import { MemoryNotificationBus, type NotificationBus } from '../stores/bus.js';
+import { hasSharedStateKey, stateKeyRing } from '../protocol/request-state.js';
 import { InvalidJsonError, LineTooLongError } from '../transports/stdio.js';
 import type { McpTransport } from '../transports/transport.js';
 import { Authoring } from './authoring.js';
@@ -87,6 +88,8 @@ export class McpServer extends Authoring implements ConnectionFactory {
     this.config = config;
     if (config.maxUriLength !== undefined) this.resources.maxUriLength = config.maxUriLength;
     if (config.strictToolNames === false) this.tools.strictNames = false;
+    // A key ring that cannot sign is a configuration error: refuse it now, not at the first MRTR round.
+    if (config.requestStateKeys !== undefined) stateKeyRing(config);
     this.#bus = config.bus ?? new MemoryNotificationBus();
     this.#deps = {
       tools: this.tools,
@@ -157,6 +160,11 @@ export class McpServer extends Authoring implements ConnectionFactory {
   }
 
   /** Opens a protocol connection (transports call this; one per stdio process or HTTP session). */
+  /** True when `requestState` is signed with configured keys that other instances can share. */
+  hasSharedStateKey(): boolean {
+    return hasSharedStateKey(this.config);
+  }
+
   openConnection(options: ConnectionOptions = {}): McpConnection {
     const connection = new McpProtocolHandler(this.#deps, options, { onClose: this.#release, managed: true });
     this.#connections.add(connection);
