@@ -7,12 +7,27 @@ export type BusEvent =
   | { type: 'list_changed'; list: 'tools' | 'resources' | 'prompts' }
   | { type: 'resource_updated'; uri: string };
 
+const LISTS: ReadonlySet<unknown> = new Set(['tools', 'resources', 'prompts']);
+
+/** True for a well-formed BusEvent (what a shared bus accepts from the wire). */
+export function isBusEvent(value: unknown): value is BusEvent {
+  if (typeof value !== 'object' || value === null) return false;
+  const event = value as Record<string, unknown>;
+  if (event['type'] === 'list_changed') return LISTS.has(event['list']);
+  return event['type'] === 'resource_updated' && typeof event['uri'] === 'string';
+}
+
 export type BusListener = (event: BusEvent) => void;
 
 export interface NotificationBus {
   publish(event: BusEvent): void | Promise<void>;
   /** Returns the unsubscribe function. */
   subscribe(listener: BusListener): () => void;
+  /**
+   * Resolves once this instance's subscribers receive events published from
+   * anywhere (a shared bus subscribes asynchronously). Absent: at once.
+   */
+  ready?(): Promise<void>;
 }
 
 export class MemoryNotificationBus implements NotificationBus {

@@ -34,3 +34,5 @@ export type {
   WireResourceTemplate,
   WireTool,
 } from './types.js';
+export { waitFor, type ContractTestApi } from './contracts/api.js';
+export { describeNotificationBusContract, type BusFixture } from './contracts/bus.js';

@@ -1,0 +1,86 @@
+/**
+ * The notification bus on Redis pub/sub: an event published on any instance
+ * reaches the subscribers of every instance, the publisher's included, once
+ * (the publisher does not deliver locally; it hears its own message back).
+ * While Redis is unreachable `publish` rejects with StoreUnavailableError and
+ * events are lost (pub/sub keeps nothing).
+ */
+import { isBusEvent, type BusEvent, type BusListener, type NotificationBus } from '../stores/bus.js';
+import { RedisCommands, RedisSubscriber, type RedisClientLike, type RedisStoreOptions } from './client.js';
+
+export class RedisNotificationBus implements NotificationBus {
+  readonly channel: string;
+  readonly #commands: RedisCommands;
+  readonly #subscriber: RedisSubscriber;
+  readonly #ownsSubscriber: boolean;
+  readonly #listeners = new Set<BusListener>();
+  readonly #onError: ((error: unknown) => void) | undefined;
+  #ready: Promise<void> | undefined;
+  #stop: (() => void) | undefined;
+
+  constructor(client: RedisClientLike, options: RedisStoreOptions = {}) {
+    this.#commands = new RedisCommands(client, options);
+    this.channel = `${this.#commands.prefix}bus`;
+    this.#subscriber = options.subscriber ?? new RedisSubscriber(client, options);
+    this.#ownsSubscriber = options.subscriber === undefined;
+    this.#onError = options.onError;
+  }
+
+  get listenerCount(): number {
+    return this.#listeners.size;
+  }
+
+  /**
+   * Resolves once this instance receives what is published (the first
+   * `subscribe` starts it; await this before relying on delivery, e.g. at start-up).
+   */
+  ready(): Promise<void> {
+    this.#ready ??= this.#subscriber.listen(this.channel, (message) => this.#deliver(message)).then(
+      (stop) => {
+        this.#stop = stop;
+      },
+      (error: unknown) => {
+        this.#ready = undefined;
+        throw error;
+      },
+    );
+    return this.#ready;
+  }
+
+  async publish(event: BusEvent): Promise<void> {
+    await this.#commands.send(['PUBLISH', this.channel, JSON.stringify(event)]);
+  }
+
+  subscribe(listener: BusListener): () => void {
+    this.#listeners.add(listener);
+    // Redis down at the first subscribe: retried by the next subscribe or ready().
+    this.ready().catch((error: unknown) => this.#onError?.(error));
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  }
+
+  async close(): Promise<void> {
+    this.#listeners.clear();
+    this.#stop?.();
+    if (this.#ownsSubscriber) await this.#subscriber.close();
+  }
+
+  #deliver(message: string): void {
+    let event: unknown;
+    try {
+      event = JSON.parse(message);
+    } catch {
+      return;
+    }
+    // Another writer on the channel (or a newer mcpkit) may send what this one does not know.
+    if (!isBusEvent(event)) return;
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch {
+        // One broken listener must not starve the others.
+      }
+    }
+  }
+}

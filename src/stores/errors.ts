@@ -1,0 +1,19 @@
+/**
+ * A shared store (e.g. Redis) could not be reached in time. Callers answer
+ * "try again later" (HTTP 503 with `Retry-After`) rather than hang or crash.
+ */
+export class StoreUnavailableError extends Error {
+  override readonly name = 'StoreUnavailableError';
+  constructor(
+    message: string,
+    /** When a retry may succeed, in seconds (the HTTP `Retry-After`). */
+    readonly retryAfterSeconds = 5,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export function isStoreUnavailableError(error: unknown): error is StoreUnavailableError {
+  return error instanceof StoreUnavailableError || (error instanceof Error && error.name === 'StoreUnavailableError' && typeof (error as { retryAfterSeconds?: unknown }).retryAfterSeconds === 'number');
+}
