@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'bench/**', 'coverage/**', '.conformance/**', '**/*.d.ts'] },
+  { ignores: ['dist/**', 'node_modules/**', 'bench/**', 'coverage/**', '.conformance/**', 'test-results/**', '**/*.d.ts'] },
   js.configs.recommended,
   {
     files: ['**/*.ts'],

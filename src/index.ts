@@ -76,7 +76,11 @@ export { MemoryTaskStore, TaskLimitError, type MemoryTaskStoreOptions, type Task
 
 // Authoring
 export { McpServer, type McpServerConfig } from './server/server.js';
-export type { PromptConfig, PromptReturn, RegisteredHandle, ResourceConfig, ResourceReturn, ResourceTemplateConfig, ToolConfig, ToolHandler, ToolReturn } from './server/authoring.js';
+export type { PromptConfig, PromptReturn, RegisteredHandle, ResourceConfig, ResourceReturn, ResourceTemplateConfig, ToolConfig, ToolHandler, ToolReturn, UiHtml, UiResourceConfig } from './server/authoring.js';
+
+// MCP Apps (io.modelcontextprotocol/ui)
+export { MCP_APP_MIME_TYPE, UI_EXTENSION_ID } from './apps/ui.js';
+export type { ToolApp, UiCsp, UiPermissions, UiResourceMeta, UiToolMeta, UiVisibility } from './apps/ui.js';
 
 // The second seed: namespaced providers assembled into one server
 export { assembleMcpServer, McpAssemblyError, runMcpStdio, type McpToolDef, type McpToolProvider } from './compose/assemble.js';

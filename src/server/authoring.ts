@@ -16,6 +16,7 @@ import type {
 import { kindOf, RegistrationError } from '../registries/checks.js';
 import { compileSchema, isStandardSchema, SchemaConversionError, type CompiledSchema, type InferOutput, type SchemaInput } from '../schema/index.js';
 import { toCallToolResult } from './results.js';
+import { checkUiUri, MCP_APP_MIME_TYPE, uiResourceMeta, uiToolMeta, withUiMeta, type ToolApp, type UiResourceMeta } from '../apps/ui.js';
 
 export interface ToolConfig<I extends SchemaInput | undefined = undefined, O extends SchemaInput | undefined = undefined> {
   title?: string;
@@ -34,6 +35,21 @@ export interface ToolConfig<I extends SchemaInput | undefined = undefined, O ext
   /** `manual`: the task starts when the handler calls `await ctx.startTask()`; before that it may ask for input. */
   taskStart?: 'immediate' | 'manual';
   /** OAuth scopes a caller needs over HTTP with `auth` (docs/auth.md); without them: 403 and step-up. */
+  scopes?: readonly string[];
+  /** MCP Apps (docs/apps.md): the `ui://` view that renders this tool's results, written to `_meta.ui`. */
+  app?: ToolApp;
+}
+
+/** The view's HTML, or a function that produces it on each read. */
+export type UiHtml = string | (() => string | Promise<string>);
+
+/** `server.uiResource()` settings: the resource's description and its `_meta.ui` (docs/apps.md). */
+export interface UiResourceConfig extends UiResourceMeta {
+  name?: string;
+  title?: string;
+  description?: string;
+  icons?: Icon[];
+  _meta?: Meta;
   scopes?: readonly string[];
 }
 
@@ -190,8 +206,11 @@ export abstract class Authoring {
   ): RegisteredHandle<ToolConfig<I, O>, ToolHandler<I, O>> {
     checkCall('server.tool', TOOL_SIGNATURE, name, config, handler);
     let current = { config, handler };
+    let view: RegisteredHandle<UiResourceConfig, UiHtml> | undefined;
     const build = (first: boolean): void => {
       const { config: c, handler: h } = current;
+      const ui = c.app === undefined ? undefined : uiToolMeta(c.app, `Tool "${name}"`);
+      const meta = ui === undefined ? c._meta : withUiMeta(c._meta, ui, `Tool "${name}"`);
       const input = c.input === undefined ? undefined : schemaOf(name, 'input', c.input);
       const output = c.output === undefined ? undefined : schemaOf(name, 'output', c.output);
       const tool = {
@@ -202,7 +221,7 @@ export abstract class Authoring {
         ...(output !== undefined && { outputSchema: output.jsonSchema as Record<string, unknown> }),
         ...(c.annotations !== undefined && { annotations: c.annotations }),
         ...(c.icons !== undefined && { icons: c.icons }),
-        ...(c._meta !== undefined && { _meta: c._meta }),
+        ...(meta !== undefined && { _meta: meta }),
         ...(c.timeoutMs !== undefined && { timeoutMs: c.timeoutMs }),
         ...(c.task !== undefined && { task: c.task }),
         ...(c.taskStart !== undefined && { taskStart: c.taskStart }),
@@ -210,8 +229,21 @@ export abstract class Authoring {
         execute: async (args: Args<I>, ctx: RequestContext) => toCallToolResult(await h(args, ctx), output !== undefined),
       };
       const options = { ...(input && { input }), ...(output && { output }) };
-      if (first) this.tools.register(tool, options);
-      else this.tools.update(tool, options);
+      // app.html registers (then keeps up to date) the view the tool points to; a refused tool takes its new view back.
+      let added: RegisteredHandle<UiResourceConfig, UiHtml> | undefined;
+      if (c.app?.html !== undefined) {
+        const { resourceUri, visibility: _visibility, html, ...settings } = c.app;
+        if (view === undefined) view = added = this.uiResource(resourceUri, html, { name: `${name} view`, ...settings });
+        else view.update({ ...settings, handler: html });
+      }
+      try {
+        if (first) this.tools.register(tool, options);
+        else this.tools.update(tool, options);
+      } catch (error) {
+        added?.remove();
+        if (added) view = undefined;
+        throw error;
+      }
     };
     build(true);
     return handle(this.tools, name, ({ handler: h, ...changes }) => {
@@ -237,6 +269,50 @@ export abstract class Authoring {
       current = { config: { ...current.config, ...changes }, reader: handler ?? current.reader };
       build(false);
     });
+  }
+
+  /**
+   * Registers an MCP Apps view: a `ui://` resource served as `text/html;profile=mcp-app`
+   * with its CSP and permissions in `_meta.ui` (on the listing and on the read contents).
+   */
+  uiResource(uri: string, html: UiHtml, config: UiResourceConfig = {}): RegisteredHandle<UiResourceConfig, UiHtml> {
+    const owner = `UI resource ${JSON.stringify(uri)}`;
+    checkUiUri(uri, 'server.uiResource');
+    const parts = (c: UiResourceConfig): { resource: ResourceConfig; ui: UiResourceMeta } => {
+      if (typeof c !== 'object' || c === null) throw new RegistrationError(`${owner}: the config must be an object (got ${kindOf(c)})`);
+      const { csp, permissions, domain, prefersBorder, _meta, ...rest } = c;
+      const ui = uiResourceMeta({ csp, permissions, domain, prefersBorder }, owner);
+      const meta = Object.keys(ui).length === 0 ? _meta : withUiMeta(_meta, ui, owner);
+      return { resource: { ...rest, mimeType: MCP_APP_MIME_TYPE, ...(meta !== undefined && { _meta: meta }) }, ui };
+    };
+    const checkHtml = (value: unknown): void => {
+      if (typeof value === 'function') return;
+      if (typeof value !== 'string') throw new RegistrationError(`${owner}: html must be the view's HTML or a function returning it (got ${kindOf(value)})`);
+      if (!value.trimStart().startsWith('<')) {
+        throw new RegistrationError(`${owner}: html must be an HTML document ("<!doctype html>…"); to serve a file, read it: readFileSync(path, 'utf8') (got ${JSON.stringify(value.slice(0, 40))})`);
+      }
+    };
+    checkHtml(html);
+    let current = { config, html, ...parts(config) };
+    const reader = async (): Promise<ResourceReturn> => {
+      const { html: h, ui } = current;
+      const text = typeof h === 'function' ? await h() : h;
+      if (typeof text !== 'string') throw new TypeError(`${owner}: the html function returned ${kindOf(text)}, not a string`);
+      return { contents: [{ uri, mimeType: MCP_APP_MIME_TYPE, text, ...(Object.keys(ui).length > 0 && { _meta: { ui } }) }] };
+    };
+    const resource = this.resource(uri, current.resource, reader);
+    return {
+      ...resource,
+      get enabled() {
+        return resource.enabled;
+      },
+      update: ({ handler, ...changes }) => {
+        if (handler !== undefined) checkHtml(handler);
+        const next = { ...current.config, ...changes };
+        current = { config: next, html: handler ?? current.html, ...parts(next) };
+        resource.update(current.resource);
+      },
+    };
   }
 
   /** Registers an RFC 6570 resource template; the reader gets the matched variables. */
