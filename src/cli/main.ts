@@ -15,6 +15,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   call: { summary: 'call a tool: mcpkit call <entry|url> <tool> key=value…', load: () => import('./commands/call.js') },
   inspect: { summary: "print a server's tools, resources, prompts and capabilities", load: () => import('./commands/inspect.js') },
   config: { summary: 'print or write the configuration an MCP client needs', load: () => import('./commands/config.js') },
+  'server-json': { summary: 'print the server.json the MCP Registry publishes (from package.json and the server)', load: () => import('./commands/server-json.js') },
   init: { summary: 'create a new server project (TypeScript, one tool, one test)', load: () => import('./commands/init.js') },
   demo: { summary: 'run the everything-server demo (HTTP on :3000, or --stdio)', load: () => import('./commands/demo.js') },
 };
@@ -24,7 +25,7 @@ export const HELP = `mcpkit: build and run Model Context Protocol servers
 usage: mcpkit <command> [options]
 
 commands:
-${Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(8)} ${c.summary}`).join('\n')}
+${Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(11)} ${c.summary}`).join('\n')}
 
 mcpkit <command> --help   options of one command
 mcpkit --version          the mcpkit version
