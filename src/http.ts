@@ -20,6 +20,7 @@ export {
 export { DEFAULT_MAX_INFLIGHT_BYTES_PER_CLIENT } from './transports/http/inflight.js';
 export type { CloseOptions, HttpEngine } from './transports/http/engine.js';
 export type { CorsOptions } from './transports/http/types.js';
+export { SERVER_CARD_MEDIA_TYPE, SERVER_CARD_SCHEMA, type ServerCardOptions } from './transports/http/server-card.js';
 export type { AuthOptions, Principal, TokenVerifier, VerifyTarget } from './transports/http/auth/types.js';
 export type {
   BodyResult,

@@ -234,7 +234,9 @@ export async function listen(factory: ConnectionFactory, options: ListenOptions 
   try {
     // The engine is made once the port is known: the auth resource defaults to the served URL.
     const auth = engineOptions.auth === undefined ? undefined : { ...engineOptions.auth, resource: servedResource(engineOptions.auth.resource, url, bound) };
-    handler = createNodeHandler(factory, { ...engineOptions, path, ...(auth === undefined ? {} : { auth }) });
+    // The server card lists the URL served here unless the caller names the public one.
+    const card = engineOptions.serverCard === undefined ? undefined : { url, ...engineOptions.serverCard };
+    handler = createNodeHandler(factory, { ...engineOptions, path, ...(auth === undefined ? {} : { auth }), ...(card === undefined ? {} : { serverCard: card }) });
   } catch (error) {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     throw error;

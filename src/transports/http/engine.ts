@@ -18,6 +18,7 @@ import { positive } from './options.js';
 import { handlePost } from './post.js';
 import { createCors, type Cors } from './cors.js';
 import { createRebindingGuard, type RequestGuard } from './security.js';
+import { checkServerCardOptions, createServerCardRoute } from './server-card.js';
 import { SessionRegistry, type HttpSession } from './sessions.js';
 import type { HttpEngineOptions, HttpRequest, HttpResponse, ResponseMode } from './types.js';
 
@@ -67,6 +68,7 @@ class Engine implements HttpEngine, EngineContext {
   private readonly guard: RequestGuard | undefined;
   private readonly cors: Cors | undefined;
   private readonly legacy: LegacySseEndpoint | undefined;
+  private readonly card: ((request: HttpRequest) => Promise<HttpResponse> | undefined) | undefined;
   private sharedModern: McpConnection | undefined;
   private sharedLegacy: McpConnection | undefined;
   private readonly calls = new Set<InflightCall>();
@@ -101,6 +103,8 @@ class Engine implements HttpEngine, EngineContext {
     this.inflight = new InflightBytes(positive(options.maxInflightBytesPerClient, DEFAULT_MAX_INFLIGHT_BYTES_PER_CLIENT, 'maxInflightBytesPerClient'));
     this.guard = createRebindingGuard(options);
     this.cors = createCors(options.cors);
+    if (options.serverCard !== undefined) checkServerCardOptions(options.serverCard, factory);
+    this.card = options.serverCard === undefined ? undefined : createServerCardRoute(options.serverCard, options.path, () => this.sharedConnection(true));
     const legacy = options.legacySse;
     this.legacy = legacy === undefined || legacy === false ? undefined : new LegacySseEndpoint(this, legacy === true ? {} : legacy);
   }
@@ -117,6 +121,8 @@ class Engine implements HttpEngine, EngineContext {
     // Public, cross-origin and cacheable: answered before the Host/Origin checks.
     const metadata = this.auth?.metadata(request);
     if (metadata !== undefined) return metadata;
+    const card = this.card?.(request);
+    if (card !== undefined) return await card;
     // Before any other work: a rebinding attempt learns nothing and costs nothing.
     const forbidden = this.guard?.(request);
     if (forbidden !== undefined) return forbidden;

@@ -1,3 +1,4 @@
+import type { ServerCardOptions } from './server-card.js';
 /**
  * The minimal request/response abstraction the Streamable HTTP engine runs on.
  * Adapters (node:http, fetch, Express) translate to and from it and hold no
@@ -89,6 +90,11 @@ export interface HttpEngineOptions {
   legacySse?: boolean | LegacySseOptions;
   /** Protocol revisions accepted in `MCP-Protocol-Version` on session requests. */
   protocolVersions?: readonly string[];
+  /**
+   * Experimental: serve the MCP Server Card at `<path>/server-card` (docs/http.md), made
+   * from this server's `server/discover` answer. Off by default.
+   */
+  serverCard?: ServerCardOptions;
 }
 
 export interface CorsOptions {
