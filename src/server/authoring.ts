@@ -16,7 +16,8 @@ import type {
 import { kindOf, RegistrationError } from '../registries/checks.js';
 import { compileSchema, isStandardSchema, SchemaConversionError, type CompiledSchema, type InferOutput, type SchemaInput } from '../schema/index.js';
 import { toCallToolResult } from './results.js';
-import { checkUiUri, MCP_APP_MIME_TYPE, uiResourceMeta, uiToolMeta, withUiMeta, type ToolApp, type UiResourceMeta } from '../apps/ui.js';
+import { checkUiUri, MCP_APP_MIME_TYPE, UI_EXTENSION_ID, uiResourceMeta, uiToolMeta, withUiMeta, type ToolApp, type UiResourceMeta } from '../apps/ui.js';
+import { checkExtensionId, requireExtensions } from '../protocol/extensions.js';
 
 export interface ToolConfig<I extends SchemaInput | undefined = undefined, O extends SchemaInput | undefined = undefined> {
   title?: string;
@@ -38,6 +39,12 @@ export interface ToolConfig<I extends SchemaInput | undefined = undefined, O ext
   scopes?: readonly string[];
   /** MCP Apps (docs/apps.md): the `ui://` view that renders this tool's results, written to `_meta.ui`. */
   app?: ToolApp;
+  /**
+   * Extensions the caller must have declared (docs/extensions.md). Without them the call fails
+   * with -32021 and `data.requiredCapabilities.extensions`; leave this out and check
+   * `ctx.client.capabilities` to fall back instead.
+   */
+  requires?: readonly string[];
 }
 
 /** The view's HTML, or a function that produces it on each read. */
@@ -177,6 +184,13 @@ function checkCall(call: string, signature: string, key: string, config: unknown
   if (typeof handler !== 'function') throw new RegistrationError(`${head} needs a handler function as its third argument (got ${kindOf(handler)}): ${signature}`);
 }
 
+/** A tool's `requires`: extension ids, checked once. */
+function requiredExtensions(ids: readonly string[], owner: string): readonly string[] {
+  if (!Array.isArray(ids)) throw new RegistrationError(`${owner}: requires must be an array of extension identifiers (got ${kindOf(ids)})`);
+  for (const id of ids) checkExtensionId(id, `${owner}: requires`);
+  return Object.freeze([...(ids as readonly string[])]);
+}
+
 /** compileSchema, with the tool and the side named in the error. */
 function schemaOf(toolName: string, which: 'input' | 'output', schema: SchemaInput): CompiledSchema {
   try {
@@ -197,6 +211,8 @@ export abstract class Authoring {
   abstract readonly tools: McpToolRegistry<RequestContext>;
   abstract readonly resources: McpResourceRegistry<RequestContext>;
   abstract readonly prompts: McpPromptRegistry<RequestContext>;
+  abstract extension(id: string, settings?: Record<string, unknown>): this;
+  abstract hasExtension(id: string): boolean;
 
   /** Registers a tool. Arguments are validated against `input` before the handler runs. */
   tool<I extends SchemaInput | undefined = undefined, O extends SchemaInput | undefined = undefined>(
@@ -210,6 +226,7 @@ export abstract class Authoring {
     const build = (first: boolean): void => {
       const { config: c, handler: h } = current;
       const ui = c.app === undefined ? undefined : uiToolMeta(c.app, `Tool "${name}"`);
+      const requires = c.requires === undefined ? undefined : requiredExtensions(c.requires, `Tool "${name}"`);
       const meta = ui === undefined ? c._meta : withUiMeta(c._meta, ui, `Tool "${name}"`);
       const input = c.input === undefined ? undefined : schemaOf(name, 'input', c.input);
       const output = c.output === undefined ? undefined : schemaOf(name, 'output', c.output);
@@ -226,7 +243,10 @@ export abstract class Authoring {
         ...(c.task !== undefined && { task: c.task }),
         ...(c.taskStart !== undefined && { taskStart: c.taskStart }),
         ...(c.scopes !== undefined && { scopes: checkedScopes(c.scopes, `tool "${name}"`) }),
-        execute: async (args: Args<I>, ctx: RequestContext) => toCallToolResult(await h(args, ctx), output !== undefined),
+        execute: async (args: Args<I>, ctx: RequestContext) => {
+          if (requires !== undefined) requireExtensions(ctx.client.capabilities, requires);
+          return toCallToolResult(await h(args, ctx), output !== undefined);
+        },
       };
       const options = { ...(input && { input }), ...(output && { output }) };
       // app.html registers (then keeps up to date) the view the tool points to; a refused tool takes its new view back.
@@ -244,6 +264,7 @@ export abstract class Authoring {
         if (added) view = undefined;
         throw error;
       }
+      if (ui !== undefined && !this.hasExtension(UI_EXTENSION_ID)) this.extension(UI_EXTENSION_ID);
     };
     build(true);
     return handle(this.tools, name, ({ handler: h, ...changes }) => {
@@ -301,6 +322,7 @@ export abstract class Authoring {
       return { contents: [{ uri, mimeType: MCP_APP_MIME_TYPE, text, ...(Object.keys(ui).length > 0 && { _meta: { ui } }) }] };
     };
     const resource = this.resource(uri, current.resource, reader);
+    if (!this.hasExtension(UI_EXTENSION_ID)) this.extension(UI_EXTENSION_ID);
     return {
       ...resource,
       get enabled() {

@@ -16,6 +16,7 @@ import { hasSharedStateKey, stateKeyRing } from '../protocol/request-state.js';
 import { InvalidJsonError, LineTooLongError } from '../transports/stdio.js';
 import type { McpTransport } from '../transports/transport.js';
 import { Authoring } from './authoring.js';
+import { ExtensionSet, type ExtensionSettings } from '../protocol/extensions.js';
 
 export interface McpServerConfig extends ProtocolOptions {
   name: string;
@@ -69,6 +70,7 @@ export class McpServer extends Authoring implements ConnectionFactory {
   readonly #middleware: Middleware[] = [];
   readonly #connections = new Set<McpProtocolHandler>();
   readonly #attached: Attached[] = [];
+  readonly #extensions = new ExtensionSet();
   readonly #rootsListeners = new Set<(info: { sessionId: string | undefined }) => void>();
   readonly #bus: NotificationBus;
   readonly #deps: McpProtocolHandlerDeps;
@@ -119,7 +121,7 @@ export class McpServer extends Authoring implements ConnectionFactory {
   /** Name, version, protocol version and capabilities: the one source `initialize` and `server/discover` read. */
   getMetadata(): McpServerMetadata {
     // Registry versions only grow, so their sum changes whenever any of them does (no string per call).
-    const key = this.tools.version + this.resources.version + this.resources.templates.version + this.prompts.version;
+    const key = this.tools.version + this.resources.version + this.resources.templates.version + this.prompts.version + this.#extensions.version;
     if (this.#metadata?.key === key) return this.#metadata.value;
     const value = buildServerMetadata({
       name: this.config.name,
@@ -146,8 +148,24 @@ export class McpServer extends Authoring implements ConnectionFactory {
     if (hasPrompts || extra.prompts) caps.prompts = { listChanged: true, ...extra.prompts };
     caps.logging = {};
     if (hasPrompts || this.resources.templates.size > 0 || extra.completions) caps.completions = {};
+    if (this.#extensions.size > 0) caps.extensions = { ...extra.extensions, ...this.#extensions.toCapabilities() };
     for (const [key, value] of Object.entries(extra)) if (caps[key] === undefined) caps[key] = value;
     return caps;
+  }
+
+  /**
+   * Declares an extension (docs/extensions.md): listed in `capabilities.extensions` of
+   * `server/discover` and of legacy `initialize`. Handlers ask whether the caller
+   * declared it too with `ctx.client.capabilities.extensions` (or a tool's `requires`).
+   */
+  extension(id: string, settings: ExtensionSettings = {}): this {
+    this.#extensions.declare(id, settings);
+    return this;
+  }
+
+  /** Whether `extension(id)` was declared (by you, or by the feature that needs it). */
+  hasExtension(id: string): boolean {
+    return this.#extensions.has(id);
   }
 
   /** Adds a middleware around every request, or around one method's requests. */
