@@ -7,25 +7,13 @@
 import type { ConnectionFactory, McpConnection } from '../../protocol/connection.js';
 import { LATEST_VERSION } from '../../protocol/versions.js';
 import { httpError } from './errors.js';
-import type { HttpRequest, HttpResponse } from './types.js';
+import type { HttpRequest, HttpResponse, ServerCardOptions } from './types.js';
 import { ErrorCode } from '../../jsonrpc/errors.js';
 
+export type { ServerCardOptions };
 export const SERVER_CARD_MEDIA_TYPE = 'application/mcp-server-card+json';
 export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json';
 
-export interface ServerCardOptions {
-  /** The server's name in reverse-DNS form, as in the MCP Registry: `io.github.you/weather`. */
-  name: string;
-  /**
-   * The public URL clients connect to (listed in `remotes`). `listen()` fills in the URL it
-   * serves; behind a proxy, give the public one. Without it the card lists no remote.
-   */
-  url?: string;
-  /** Where the source is (`{ url, source: 'github' }`), for people who want to inspect it. */
-  repository?: { url: string; source: string; id?: string; subfolder?: string };
-  /** `Cache-Control: public, max-age=…` in seconds (default 3600, as the proposal suggests). */
-  maxAgeSeconds?: number;
-}
 
 type Json = Record<string, unknown>;
 

@@ -1,4 +1,3 @@
-import type { ServerCardOptions } from './server-card.js';
 /**
  * The minimal request/response abstraction the Streamable HTTP engine runs on.
  * Adapters (node:http, fetch, Express) translate to and from it and hold no
@@ -99,5 +98,20 @@ export interface HttpEngineOptions {
 
 export interface CorsOptions {
   /** How long browsers may cache a preflight answer, in seconds (default 600). */
+  maxAgeSeconds?: number;
+}
+
+/** The experimental MCP Server Card (`serverCard`, docs/http.md). */
+export interface ServerCardOptions {
+  /** The server's name in reverse-DNS form, as in the MCP Registry: `io.github.you/weather`. */
+  name: string;
+  /**
+   * The public URL clients connect to (listed in `remotes`). `listen()` fills in the URL it
+   * serves; behind a proxy, give the public one. Without it the card lists no remote.
+   */
+  url?: string;
+  /** Where the source is (`{ url, source: 'github' }`), for people who want to inspect it. */
+  repository?: { url: string; source: string; id?: string; subfolder?: string };
+  /** `Cache-Control: public, max-age=…` in seconds (default 3600, as the proposal suggests). */
   maxAgeSeconds?: number;
 }
