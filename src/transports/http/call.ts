@@ -84,14 +84,17 @@ export class PostCall implements InflightCall {
     return new Promise<HttpResponse>((resolve) => {
       this.resolve = resolve;
       if (ctx.responseMode === 'sse' && input.hasRequest) this.startStream();
-      target.connection
-        .handleMessage(input.payload, extra)
-        .then(
-          (result) => this.complete(result, input.hasRequest),
-          (error: unknown) => this.fail(error, input.requestId),
-        )
-        // Whatever goes wrong while answering fails this request only, never the process.
-        .catch((error: unknown) => this.fail(error, input.requestId));
+      // One reaction, not a then + catch pair: whatever goes wrong while answering fails this request only.
+      target.connection.handleMessage(input.payload, extra).then(
+        (result) => {
+          try {
+            this.complete(result, input.hasRequest);
+          } catch (error) {
+            this.fail(error, input.requestId);
+          }
+        },
+        (error: unknown) => this.fail(error, input.requestId),
+      );
     });
   }
 
@@ -211,8 +214,10 @@ export class PostCall implements InflightCall {
   }
 
   private headers(base?: Readonly<Record<string, string>>): Record<string, string> {
-    const headers: Record<string, string> = base === undefined ? {} : { ...base };
     const session = this.target.session;
+    // The JSON answer's headers as a literal (one shape, no spread): the most common response of all.
+    if (base === JSON_HEADERS) return session === undefined ? { 'content-type': 'application/json' } : { 'content-type': 'application/json', 'mcp-session-id': session.id };
+    const headers: Record<string, string> = base === undefined ? {} : { ...base };
     if (session !== undefined) headers['mcp-session-id'] = session.id;
     return headers;
   }

@@ -2,6 +2,7 @@
 import type { AuthGate } from './auth/gate.js';
 import type { AuthInfo, ConnectionFactory, McpConnection } from '../../protocol/connection.js';
 import type { EventStore } from '../../stores/contracts.js';
+import type { CallTarget } from './call.js';
 import type { InflightBytes } from './inflight.js';
 import type { SessionRegistry } from './sessions.js';
 import type { HttpRequest, ResponseMode } from './types.js';
@@ -35,6 +36,8 @@ export interface EngineContext {
    * a legacy `initialize` never changes how modern requests are read.
    */
   sharedConnection(modern: boolean): McpConnection;
+  /** The call target of requests without a session (one object per era, made once). */
+  sharedTarget(modern: boolean): CallTarget;
   track(call: InflightCall): void;
   untrack(call: InflightCall): void;
   readonly closing: boolean;

@@ -8,6 +8,7 @@ import { ErrorCode, isJsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import type { AuthInfo, ConnectionFactory, McpConnection } from '../../protocol/connection.js';
 import type { EventStore, SessionStore } from '../../stores/contracts.js';
 import { MemoryEventStore, MemorySessionStore } from '../../stores/memory.js';
+import type { CallTarget } from './call.js';
 import type { EngineContext, InflightCall } from './context.js';
 import { httpError, methodNotAllowed, missingSession, sessionNotFound, shuttingDown } from './errors.js';
 import { handleGet } from './get.js';
@@ -71,6 +72,8 @@ class Engine implements HttpEngine, EngineContext {
   private readonly card: ((request: HttpRequest) => Promise<HttpResponse> | undefined) | undefined;
   private sharedModern: McpConnection | undefined;
   private sharedLegacy: McpConnection | undefined;
+  private modernTarget: CallTarget | undefined;
+  private legacyTarget: CallTarget | undefined;
   private readonly calls = new Set<InflightCall>();
   private idle: (() => void) | undefined;
 
@@ -117,20 +120,22 @@ class Engine implements HttpEngine, EngineContext {
     return this.auth?.resource;
   }
 
-  async handle(request: HttpRequest): Promise<HttpResponse> {
+  // Not async: the common request goes straight to serve's promise, with no wrapper promise around it.
+  handle(request: HttpRequest): Promise<HttpResponse> {
     // Public, cross-origin and cacheable: answered before the Host/Origin checks.
     const metadata = this.auth?.metadata(request);
-    if (metadata !== undefined) return metadata;
+    if (metadata !== undefined) return Promise.resolve(metadata);
     const card = this.card?.(request);
-    if (card !== undefined) return await card;
+    if (card !== undefined) return Promise.resolve(card);
     // Before any other work: a rebinding attempt learns nothing and costs nothing.
     const forbidden = this.guard?.(request);
-    if (forbidden !== undefined) return forbidden;
+    if (forbidden !== undefined) return Promise.resolve(forbidden);
     const origin = this.cors === undefined ? undefined : request.headers['origin'];
     // The guard accepted this Origin, so CORS may let the page read the answer.
     if (origin === undefined) return this.serve(request);
-    if (request.method === 'OPTIONS') return this.cors!.preflight(request, origin);
-    return this.cors!.decorate(await this.serve(request), origin);
+    const cors = this.cors!;
+    if (request.method === 'OPTIONS') return Promise.resolve(cors.preflight(request, origin));
+    return this.serve(request).then((response) => cors.decorate(response, origin));
   }
 
   private async serve(request: HttpRequest): Promise<HttpResponse> {
@@ -186,6 +191,11 @@ class Engine implements HttpEngine, EngineContext {
     // Nothing is allocated per request: every stateless request of an era shares one connection.
     if (modern) return (this.sharedModern ??= this.factory.openConnection({ send: ignore, stateless: true }));
     return (this.sharedLegacy ??= this.factory.openConnection({ send: ignore, stateless: true }));
+  }
+
+  sharedTarget(modern: boolean): CallTarget {
+    if (modern) return (this.modernTarget ??= { connection: this.sharedConnection(true), session: undefined, modern: true, opensSession: false });
+    return (this.legacyTarget ??= { connection: this.sharedConnection(false), session: undefined, modern: false, opensSession: false });
   }
 
   track(call: InflightCall): void {

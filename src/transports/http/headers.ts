@@ -56,9 +56,18 @@ function parseAccept(accept: string): AcceptedTypes {
   return { json, sse };
 }
 
-/** `application/json`, with any parameters (charset) allowed. */
+let lastJsonType: string | undefined;
+
+/** `application/json`, with any parameters (charset) allowed. The last accepted value is remembered. */
 export function isJsonContentType(contentType: string | undefined): boolean {
   if (contentType === undefined) return false;
+  if (contentType === lastJsonType) return true;
+  if (!parseJsonType(contentType)) return false;
+  lastJsonType = contentType;
+  return true;
+}
+
+function parseJsonType(contentType: string): boolean {
   const semi = contentType.indexOf(';');
   return (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase() === 'application/json';
 }

@@ -31,7 +31,9 @@ export async function handlePost(ctx: EngineContext, request: HttpRequest, authI
   const rejected = validatePostHeaders(ctx, request);
   if (rejected !== undefined) return rejected;
 
-  const found = await findSession(ctx, request, authInfo);
+  // Without a session id there is nothing to look up: no await (and no promise) for it.
+  const lookup = findSession(ctx, request, authInfo);
+  const found = lookup instanceof Promise ? await lookup : lookup;
   if (found.response !== undefined) return found.response;
 
   const parsed = await readPayload(request, ctx.maxBodyBytes, ctx.maxBatchSize);
@@ -51,7 +53,8 @@ export async function handlePost(ctx: EngineContext, request: HttpRequest, authI
 
   let routed: CallTarget | HttpResponse;
   try {
-    routed = await route(ctx, request, found.session, shape, authInfo);
+    const target = route(ctx, request, found.session, shape, authInfo);
+    routed = target instanceof Promise ? await target : target;
   } catch (error) {
     release();
     throw error;
@@ -112,15 +115,18 @@ export function checkProtocolVersion(ctx: EngineContext, request: HttpRequest): 
   );
 }
 
-/** Step: the session named by Mcp-Session-Id, before the body is read (404 costs nothing). */
-async function findSession(
-  ctx: EngineContext,
-  request: HttpRequest,
-  authInfo: AuthInfo | undefined,
-): Promise<{ session: HttpSession | undefined; response?: undefined } | { response: HttpResponse }> {
+type Found = { session: HttpSession | undefined; response?: undefined } | { response: HttpResponse };
+const NO_SESSION: Found = Object.freeze({ session: undefined });
+
+/** Step: the session named by Mcp-Session-Id, before the body is read (404 costs nothing). Synchronous when the store is. */
+function findSession(ctx: EngineContext, request: HttpRequest, authInfo: AuthInfo | undefined): Found | Promise<Found> {
   const id = request.headers['mcp-session-id'];
-  if (ctx.stateless || id === undefined) return { session: undefined };
-  const session = await ctx.sessions.get(id, authInfo);
+  if (ctx.stateless || id === undefined) return NO_SESSION;
+  const session = ctx.sessions.get(id, authInfo);
+  return session instanceof Promise ? session.then(foundSession) : foundSession(session);
+}
+
+function foundSession(session: HttpSession | undefined): Found {
   if (session === undefined || session.kind !== 'streamable') return { response: sessionNotFound() };
   return { session };
 }
@@ -171,23 +177,25 @@ function hasModernMeta(value: unknown): boolean {
  * session; a modern (2026-07-28) or stateless one to the shared connection; an
  * initialize without a session opens one.
  */
-async function route(
+function route(
   ctx: EngineContext,
   request: HttpRequest,
   session: HttpSession | undefined,
   shape: PayloadShape,
   authInfo: AuthInfo | undefined,
-): Promise<CallTarget | HttpResponse> {
+): CallTarget | HttpResponse | Promise<CallTarget | HttpResponse> {
   if (session !== undefined) return { connection: session.connection, session, modern: false, opensSession: false };
   const version = request.headers['mcp-protocol-version'];
   const modern = shape.modernMeta || (version !== undefined && !LEGACY_PROTOCOL_VERSIONS.includes(version));
-  if (modern || ctx.stateless) return { connection: ctx.sharedConnection(modern), session: undefined, modern, opensSession: false };
-  if (shape.method === 'initialize' && shape.hasRequest) {
-    const opened = await ctx.sessions.open('streamable', ctx.factory, request, authInfo);
-    if (!(opened instanceof HttpSession)) return refusedSession(ctx.sessions, opened, shape.id);
-    return { connection: opened.connection, session: opened, modern: false, opensSession: true };
-  }
+  if (modern || ctx.stateless) return ctx.sharedTarget(modern);
+  if (shape.method === 'initialize' && shape.hasRequest) return openSession(ctx, request, shape, authInfo);
   return missingSession(shape.id);
+}
+
+async function openSession(ctx: EngineContext, request: HttpRequest, shape: PayloadShape, authInfo: AuthInfo | undefined): Promise<CallTarget | HttpResponse> {
+  const opened = await ctx.sessions.open('streamable', ctx.factory, request, authInfo);
+  if (!(opened instanceof HttpSession)) return refusedSession(ctx.sessions, opened, shape.id);
+  return { connection: opened.connection, session: opened, modern: false, opensSession: true };
 }
 
 /**

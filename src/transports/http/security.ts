@@ -74,10 +74,27 @@ export function createRebindingGuard(options: HttpEngineOptions): RequestGuard |
     options.allowedOrigins === undefined ? undefined : new Set(options.allowedOrigins.map(normalizeOrigin));
   const hostList = (options.allowedHosts ?? LOOPBACK_HOSTS).join(', ');
 
+  // Clients send the same Host (and Origin) on every request: each distinct value is checked
+  // once per listening port and its verdict kept (a few entries; cleared when full, so
+  // a stream of made-up names costs a parse each and holds nothing).
+  const hostVerdicts = new VerdictCache();
+  const originVerdicts = new VerdictCache();
+  const hostAllowed = (value: string, localPort: number | undefined): boolean => {
+    const known = hostVerdicts.get(value, localPort);
+    if (known !== undefined) return known;
+    const host = parseHost(value);
+    return hostVerdicts.set(value, localPort, host !== undefined && matches(rules, host, 80, localPort));
+  };
+  const originAllowed = (value: string, localPort: number | undefined): boolean => {
+    const known = originVerdicts.get(value, localPort);
+    if (known !== undefined) return known;
+    const ok = origins !== undefined ? origins.has(normalizeOrigin(value)) : originMatchesHosts(value, rules, localPort);
+    return originVerdicts.set(value, localPort, ok);
+  };
+
   return (request) => {
     const hostHeader = request.headers['host'];
-    const host = hostHeader === undefined ? undefined : parseHost(hostHeader);
-    if (host === undefined || !matches(rules, host, 80, request.localPort)) {
+    if (hostHeader === undefined || !hostAllowed(hostHeader, request.localPort)) {
       return forbidden(
         `Forbidden: Host "${hostHeader ?? ''}" is not allowed (allowed: ${hostList}). ` +
           'This guards against DNS rebinding; add the name to allowedHosts if it is yours.',
@@ -85,14 +102,30 @@ export function createRebindingGuard(options: HttpEngineOptions): RequestGuard |
     }
     const origin = request.headers['origin'];
     if (origin === undefined) return undefined;
-    if (origins !== undefined ? origins.has(normalizeOrigin(origin)) : originMatchesHosts(origin, rules, request.localPort)) {
-      return undefined;
-    }
+    if (originAllowed(origin, request.localPort)) return undefined;
     return forbidden(
       `Forbidden: Origin "${origin}" is not allowed. ` +
         'This guards against DNS rebinding; add it to allowedOrigins if pages from it may call this server.',
     );
   };
+}
+
+const MAX_VERDICTS = 32;
+
+/** Verdicts per header value and listening port; bounded, cleared when full. */
+class VerdictCache {
+  private readonly entries = new Map<string, { port: number | undefined; ok: boolean }>();
+
+  get(value: string, port: number | undefined): boolean | undefined {
+    const entry = this.entries.get(value);
+    return entry !== undefined && entry.port === port ? entry.ok : undefined;
+  }
+
+  set(value: string, port: number | undefined, ok: boolean): boolean {
+    if (this.entries.size >= MAX_VERDICTS) this.entries.clear();
+    this.entries.set(value, { port, ok });
+    return ok;
+  }
 }
 
 function normalizeOrigin(origin: string): string {

@@ -141,10 +141,11 @@ export class SessionRegistry {
    * The session `id` as `authInfo` may see it: a session bound to another
    * principal is as unknown as one that never existed (no existence leak).
    */
-  async get(id: string, authInfo: AuthInfo | undefined): Promise<HttpSession | undefined> {
-    const session = await this.store.get(id);
-    if (session === undefined || session.closed || !samePrincipal(session.principal, authInfo)) return undefined;
-    return session;
+  get(id: string, authInfo: AuthInfo | undefined): HttpSession | undefined | Promise<HttpSession | undefined> {
+    // Synchronous with a synchronous store: no promise per request for the in-memory one.
+    const found = this.store.get(id);
+    if (found instanceof Promise) return found.then((session) => visible(session, authInfo));
+    return visible(found, authInfo);
   }
 
   touch(session: HttpSession): void {
@@ -213,6 +214,11 @@ export class SessionRegistry {
     if (--client.sessions <= 0 && this.perClient.get(client.owner) === client) this.perClient.delete(client.owner);
     return true;
   }
+}
+
+function visible(session: HttpSession | undefined, authInfo: AuthInfo | undefined): HttpSession | undefined {
+  if (session === undefined || session.closed || !samePrincipal(session.principal, authInfo)) return undefined;
+  return session;
 }
 
 /** True when a payload (a message or a batch) holds a request: something that will run and be answered. */
