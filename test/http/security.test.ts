@@ -1,5 +1,8 @@
 /** DNS-rebinding protection: Host and Origin allow-lists, checked before any other work. */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createNodeHandler } from '../../src/adapters/node.js';
 import { buildServer } from './fixtures.js';
 import { initializeBody, rawRequest, startNode, type TestServer } from './support.js';
 
@@ -50,6 +53,28 @@ describe('default allow-list: loopback names on the bound port', () => {
     const session = response.headers['mcp-session-id'] as string;
     const initialized = await send(server.url, { host, origin: `http://${host}`, 'mcp-session-id': session }, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
     expect(initialized.status).toBe(202);
+  });
+
+  it('keeps a Host verdict per listening port: one handler on two ports accepts each its own port only', async () => {
+    const handler = createNodeHandler(buildServer().server);
+    const servers = [createServer(handler), createServer(handler)];
+    try {
+      const ports = await Promise.all(servers.map((s) => new Promise<number>((resolve) => s.listen(0, '127.0.0.1', () => resolve((s.address() as AddressInfo).port)))));
+      const [a, b] = ports as [number, number];
+      const hostA = `127.0.0.1:${a}`;
+      // Accepted (and remembered) on A, then the same Host value arrives on B: refused there.
+      for (let i = 0; i < 2; i++) {
+        expect((await send(`http://${hostA}/mcp`, { host: hostA })).status).toBe(200);
+        expect((await send(`http://127.0.0.1:${b}/mcp`, { host: hostA })).status).toBe(403);
+      }
+      // Many distinct made-up names (more than the verdicts kept) change nothing for the real one.
+      for (let i = 0; i < 40; i++) expect((await send(`http://${hostA}/mcp`, { host: `n${i}.example:${a}` })).status).toBe(403);
+      expect((await send(`http://${hostA}/mcp`, { host: hostA })).status).toBe(200);
+    } finally {
+      await handler.close();
+      for (const s of servers) s.closeAllConnections();
+      await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+    }
   });
 
   it('refuses a foreign Origin with a valid Host', async () => {
