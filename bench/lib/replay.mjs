@@ -140,11 +140,38 @@ export function responseFor({ status, headers, body }, id) {
   throw new Error(`HTTP ${status} ${type || 'no content-type'}: ${body.slice(0, 200)}`);
 }
 
+/**
+ * Keep-alive connections shared by many clients (the memory section: sessions are not
+ * connections in Streamable HTTP, so many sessions share a few sockets).
+ */
+export class ConnectionPool {
+  constructor(port, size) {
+    this.free = Array.from({ length: size }, () => new Conn(port));
+    this.all = [...this.free];
+    this.waiters = [];
+  }
+  async with(fn) {
+    const conn = this.free.pop() ?? (await new Promise((resolve) => this.waiters.push(resolve)));
+    try {
+      return await fn(conn);
+    } finally {
+      const next = this.waiters.shift();
+      if (next) next(conn);
+      else this.free.push(conn);
+    }
+  }
+  close() {
+    for (const c of this.all) c.close();
+  }
+}
+
 /** A real-traffic client for one server and mode: the captured handshake, then captured calls. */
 export class ReplayClient {
-  constructor(port, mode) {
+  /** `pool`: send over these shared connections instead of a connection per open/echo. */
+  constructor(port, mode, pool) {
     this.port = port;
     this.mode = mode;
+    this.pool = pool;
     this.capture = traffic().modes[mode];
     this.body = template(this.capture.call, traffic().mark);
     this.nextId = 1;
@@ -158,8 +185,17 @@ export class ReplayClient {
 
   /** Replays the captured handshake POSTs (initialize + initialized, or server/discover) in order. */
   async open() {
+    if (this.pool) return this.pool.with((conn) => this.handshake(conn));
     const conn = new Conn(this.port);
     try {
+      return await this.handshake(conn);
+    } finally {
+      conn.close();
+    }
+  }
+
+  async handshake(conn) {
+    {
       for (const req of this.capture.open) {
         const r = await this.request(conn, req, req.body);
         const msg = JSON.parse(req.body);
@@ -174,13 +210,12 @@ export class ReplayClient {
           throw new Error(`${msg.method} answered HTTP ${r.status}`);
         }
       }
-    } finally {
-      conn.close();
     }
     return this;
   }
 
   async echo(text, conn) {
+    if (!conn && this.pool) return this.pool.with((c) => this.echo(text, c));
     const own = !conn;
     conn ??= new Conn(this.port);
     try {
