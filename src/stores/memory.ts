@@ -18,12 +18,15 @@ interface SessionEntry<T> {
  */
 export class MemorySessionStore<T> implements SessionStore<T> {
   readonly idleTimeoutMs: number;
+  /** How late an expiry may come (see touch): 1/16 of the idle timeout, at most 1 s. */
+  private readonly slackMs: number;
   private readonly entries = new Map<string, SessionEntry<T>>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private listener: ((id: string, value: T) => boolean) | undefined;
 
   constructor(options: MemorySessionStoreOptions = {}) {
     this.idleTimeoutMs = options.idleTimeoutMs ?? 30 * 60_000;
+    this.slackMs = Math.min(1_000, this.idleTimeoutMs / 16);
   }
 
   get(id: string): T | undefined {
@@ -43,8 +46,13 @@ export class MemorySessionStore<T> implements SessionStore<T> {
   touch(id: string): void {
     const entry = this.entries.get(id);
     if (entry === undefined) return;
-    entry.lastUsed = Date.now();
-    // Re-insert so Map order stays least-recently-used first.
+    const now = Date.now();
+    const moved = now - entry.lastUsed >= this.slackMs;
+    entry.lastUsed = now;
+    // Re-insert so Map order stays least-recently-used first. A delete and an insert on every
+    // request cost more than the rest of a touch; an entry used again within slackMs keeps its
+    // place, so a sweep may see it early and stop: expiry comes at most slackMs late, never early.
+    if (!moved) return;
     this.entries.delete(id);
     this.entries.set(id, entry);
   }

@@ -84,6 +84,30 @@ describe('MemorySessionStore', () => {
     store.close();
   });
 
+  it('never expires an entry sooner than idleTimeoutMs after its last use, also one used again within the reorder slack', async () => {
+    const idle = 160;
+    const store = new MemorySessionStore<string>({ idleTimeoutMs: idle });
+    const lastUse = new Map<string, number>();
+    const expiredAt = new Map<string, number>();
+    store.onExpire((id) => {
+      expiredAt.set(id, Date.now());
+      return true;
+    });
+    for (const id of ['a', 'b', 'c']) {
+      store.set(id, id.toUpperCase());
+      lastUse.set(id, Date.now());
+    }
+    // Used again at once (within the slack: it keeps its place before b and c), then later (moved).
+    store.touch('a');
+    lastUse.set('a', Date.now());
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    store.touch('b');
+    lastUse.set('b', Date.now());
+    await eventually(() => expiredAt.size === 3);
+    for (const [id, at] of expiredAt) expect(at - lastUse.get(id)!).toBeGreaterThanOrEqual(idle);
+    store.close();
+  });
+
   it('does not expire anything with idleTimeoutMs 0', () => {
     const store = new MemorySessionStore<string>({ idleTimeoutMs: 0 });
     store.onExpire(() => true);

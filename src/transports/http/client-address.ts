@@ -1,3 +1,6 @@
+import type { AuthInfo } from '../../protocol/connection.js';
+import { quotaOwnerOf } from '../../protocol/principal.js';
+
 /**
  * The key a remote address is charged under when a caller is unauthenticated.
  * An IPv4-mapped IPv6 address counts as its IPv4 address; other IPv6 addresses
@@ -16,4 +19,24 @@ export function clientAddressKey(address: string | undefined): string | undefine
   const right = tail === undefined || tail === '' ? [] : tail.split(':');
   const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
   return `${groups.slice(0, 4).map((group) => group.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
+
+/** Owners of unauthenticated callers by raw remote address: a few hundred, cleared when full. */
+const addressOwners = new Map<string, string>();
+const MAX_ADDRESS_OWNERS = 256;
+
+/**
+ * `quotaOwnerOf(authInfo, clientAddressKey(remoteAddress))`, with the unauthenticated
+ * case remembered per address: a keep-alive client sends many requests from one
+ * address, and a fresh key string per request costs a flatten and a hash at each lookup.
+ */
+export function quotaOwnerOfRequest(authInfo: AuthInfo | undefined, remoteAddress: string | undefined): string {
+  if (authInfo !== undefined || remoteAddress === undefined) return quotaOwnerOf(authInfo, clientAddressKey(remoteAddress));
+  let owner = addressOwners.get(remoteAddress);
+  if (owner === undefined) {
+    if (addressOwners.size >= MAX_ADDRESS_OWNERS) addressOwners.clear();
+    owner = quotaOwnerOf(undefined, clientAddressKey(remoteAddress));
+    addressOwners.set(remoteAddress, owner);
+  }
+  return owner;
 }

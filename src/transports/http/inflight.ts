@@ -11,6 +11,9 @@ import type { HttpResponse } from './types.js';
 
 export const DEFAULT_MAX_INFLIGHT_BYTES_PER_CLIENT = 16 * 1024 * 1024;
 
+/** Owners with nothing in flight kept before they are swept out. */
+const MAX_IDLE_OWNERS = 1024;
+
 export class InflightBytes {
   readonly #held = new Map<string, number>();
 
@@ -32,15 +35,20 @@ export class InflightBytes {
         { headers: { 'retry-after': '1' }, ...(id === undefined ? {} : { id }) },
       );
     }
+    if (held === 0 && this.#held.size >= MAX_IDLE_OWNERS) this.#sweep();
     this.#held.set(owner, held + bytes);
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      const left = (this.#held.get(owner) ?? bytes) - bytes;
-      if (left <= 0) this.#held.delete(owner);
-      else this.#held.set(owner, left);
+      // An owner back at zero keeps its entry (swept when many pile up): deleting and re-adding
+      // it on every request of a steady client was most of this quota's cost per request.
+      this.#held.set(owner, Math.max(0, (this.#held.get(owner) ?? bytes) - bytes));
     };
+  }
+
+  #sweep(): void {
+    for (const [owner, held] of this.#held) if (held === 0) this.#held.delete(owner);
   }
 
   /** Bytes `owner` holds in flight (for tests and metrics). */

@@ -5,9 +5,8 @@
  */
 import type { JsonRpcId } from '../../jsonrpc/message.js';
 import type { AuthInfo } from '../../protocol/connection.js';
-import { quotaOwnerOf } from '../../protocol/principal.js';
 import { readPayload } from './body.js';
-import { clientAddressKey } from './client-address.js';
+import { quotaOwnerOfRequest } from './client-address.js';
 import { PostCall, type CallTarget } from './call.js';
 import type { EngineContext } from './context.js';
 import {
@@ -48,7 +47,7 @@ export async function handlePost(ctx: EngineContext, request: HttpRequest, authI
   const forbidden = ctx.auth?.authorize(ctx.factory, payload, authInfo, shape.id);
   if (forbidden !== undefined) return forbidden;
   // Charged before a session opens; released when the call finishes (its body is held until then).
-  const release = ctx.inflight.charge(quotaOwnerOf(authInfo, clientAddressKey(request.remoteAddress)), parsed.bytes, shape.id);
+  const release = ctx.inflight.charge(quotaOwnerOfRequest(authInfo, request.remoteAddress), parsed.bytes, shape.id);
   if (typeof release !== 'function') return release;
 
   let routed: CallTarget | HttpResponse;
