@@ -668,11 +668,12 @@ function checkTargets() {
   for (const mode of MODES) {
     const c1 = ratio(results.http[mode], 'cpuUsPerReq1');
     const c32 = ratio(results.http[mode], 'cpuUsPerReq32');
+    // Issue 16: at c=32 (the server saturated by real client traffic); c=1 is shown, not judged.
     add(
       `HTTP server CPU / tools/call (${MODE_LABEL[mode]})`,
-      '≤ 1.5× reference at c=1 and c=32',
+      '≤ 1.3× reference at c=32 (c=1 / c=32 shown)',
       c1 == null || c32 == null ? null : [c1, c32],
-      ([a, b]) => a <= 1.5 && b <= 1.5,
+      ([, b]) => b <= 1.3,
       ([a, b]) => `${a.toFixed(2)}× / ${b.toFixed(2)}×`,
     );
     add(`HTTP req/s c=32 (${MODE_LABEL[mode]})`, '≥ 0.75× reference', ratio(results.http[mode], 'rps32'), (x) => x >= 0.75);
