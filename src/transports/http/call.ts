@@ -9,23 +9,13 @@ import { errorResponseFrom, isJsonRpcProtocolError } from '../../jsonrpc/errors.
 import type { JsonRpcId, JsonRpcMessage } from '../../jsonrpc/message.js';
 import { encodeBatch, unserializableResponse } from '../../jsonrpc/serialize.js';
 import { definesSsePriming } from '../../protocol/versions.js';
-import type { AbortSignalLike, AuthInfo, HandleResult, McpConnection, MessageExtra } from '../../protocol/connection.js';
-import type { EngineContext, InflightCall } from './context.js';
+import type { AbortSignalLike, AuthInfo, HandleResult, MessageExtra } from '../../protocol/connection.js';
+import type { CallTarget, EngineContext, InflightCall } from './context.js';
 import { JSON_HEADERS, modernErrorStatus, shuttingDown } from './errors.js';
-import type { HttpSession } from './sessions.js';
 import { EventStream, SSE_HEADERS, SseConnection } from './sse.js';
 import type { HttpRequest, HttpResponse } from './types.js';
 
-/** Where a POST's messages are handled. */
-export interface CallTarget {
-  connection: McpConnection;
-  /** The session the request belongs to (stateful requests only). */
-  session: HttpSession | undefined;
-  /** A 2026-07-28 request: errors map to HTTP statuses, streams are not resumable. */
-  modern: boolean;
-  /** This request is the initialize that opened `session`. */
-  opensSession: boolean;
-}
+export type { CallTarget } from './context.js';
 
 export interface CallInput {
   payload: unknown;

@@ -2,10 +2,20 @@
 import type { AuthGate } from './auth/gate.js';
 import type { AuthInfo, ConnectionFactory, McpConnection } from '../../protocol/connection.js';
 import type { EventStore } from '../../stores/contracts.js';
-import type { CallTarget } from './call.js';
 import type { InflightBytes } from './inflight.js';
-import type { SessionRegistry } from './sessions.js';
+import type { HttpSession, SessionRegistry } from './sessions.js';
 import type { HttpRequest, ResponseMode } from './types.js';
+
+/** Where a POST's messages are handled. */
+export interface CallTarget {
+  connection: McpConnection;
+  /** The session the request belongs to (stateful requests only). */
+  session: HttpSession | undefined;
+  /** A 2026-07-28 request: errors map to HTTP statuses, streams are not resumable. */
+  modern: boolean;
+  /** This request is the initialize that opened `session`. */
+  opensSession: boolean;
+}
 
 /** A request being handled, as shutdown sees it. */
 export interface InflightCall {

@@ -8,7 +8,7 @@ import { ErrorCode, isJsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import type { AuthInfo, ConnectionFactory, McpConnection } from '../../protocol/connection.js';
 import type { EventStore, SessionStore } from '../../stores/contracts.js';
 import { MemoryEventStore, MemorySessionStore } from '../../stores/memory.js';
-import type { CallTarget } from './call.js';
+import type { CallTarget } from './context.js';
 import type { EngineContext, InflightCall } from './context.js';
 import { httpError, methodNotAllowed, missingSession, sessionNotFound, shuttingDown } from './errors.js';
 import { handleGet } from './get.js';
