@@ -35,5 +35,6 @@ export type {
 } from './transports/http/types.js';
 export { LOOPBACK_HOSTS } from './transports/http/security.js';
 export type { EventStore, MaybePromise, ReplayWriter, SessionStore } from './stores/contracts.js';
+export { parseSessionRecord, type RecordChangeListener, type SessionRecord } from './protocol/wire/session-record.js';
 export { MemoryEventStore, MemorySessionStore } from './stores/memory.js';
 export type { MemoryEventStoreOptions, MemorySessionStoreOptions } from './stores/memory.js';

@@ -43,6 +43,7 @@ export type * from './registries/types.js';
 // Protocol
 export { McpErrorCode } from './protocol/codes.js';
 export type { AuthInfo, ConnectionFactory, ConnectionOptions, HandleResult, McpConnection, MessageExtra, MessageSink, RequestInfo } from './protocol/connection.js';
+export { parseSessionRecord, type RecordChangeListener, type SessionRecord } from './protocol/wire/session-record.js';
 export { principalOf, quotaOwnerOf, samePrincipal } from './protocol/principal.js';
 export type { ScopeAccess } from './protocol/connection.js';
 export { InvalidTokenError, type AuthOptions, type Principal, type TokenVerifier, type VerifyTarget } from './transports/http/auth/types.js';

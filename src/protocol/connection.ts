@@ -1,4 +1,5 @@
 import type { JsonRpcMessage, JsonRpcResponse } from '../jsonrpc/message.js';
+import type { RecordChangeListener, SessionRecord } from './wire/session-record.js';
 
 /** What an HTTP transport (or any transport) learned about the caller. */
 export interface AuthInfo {
@@ -81,6 +82,11 @@ export interface McpConnection {
   handleMessage(payload: unknown, extra?: MessageExtra): Promise<HandleResult>;
   /** Aborts every in-flight request and rejects pending server→client requests. */
   close(reason?: string): void;
+  /**
+   * What the session negotiated, as plain JSON (see `SessionRecord`): undefined
+   * before `initialize`, on a stateless connection, and once closed.
+   */
+  readonly record?: SessionRecord | undefined;
 }
 
 export interface ConnectionOptions {
@@ -95,11 +101,32 @@ export interface ConnectionOptions {
   stateless?: boolean;
   /** The transport's name (`stdio`, `http`), reported to observability subscribers. */
   transport?: string;
+  /**
+   * Restores a session from the record another connection (on this process or
+   * another) produced: same revision, client capabilities, log level and
+   * subscriptions, as if `initialize` had just run. Not with `stateless`.
+   */
+  record?: SessionRecord;
+  /**
+   * Called after every change of the session's record (`initialize`,
+   * `logging/setLevel`, `resources/subscribe`, `resources/unsubscribe`) and
+   * awaited before that request is answered, so a shared store holds the
+   * change before the client can send its next request anywhere. Changes are
+   * reported one at a time, in order. If it throws (or rejects) the change is
+   * undone and the request fails with -32603.
+   */
+  onRecordChange?: RecordChangeListener;
 }
 
 /** Anything that can open protocol connections: McpServer implements it. */
 export interface ConnectionFactory {
   openConnection(options?: ConnectionOptions): McpConnection;
+  /**
+   * Opens a connection that continues the session `record` describes (as
+   * `openConnection({ ...options, record })`); the record is checked first
+   * (a TypeError names what is wrong).
+   */
+  restoreConnection?(record: SessionRecord, options?: Omit<ConnectionOptions, 'record' | 'stateless'>): McpConnection;
   /**
    * The scopes a request needs (the tool, prompt or resource it names was
    * registered with `scopes`), so an HTTP transport can answer 403 with a

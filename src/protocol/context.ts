@@ -59,7 +59,8 @@ export interface RequestContextInit {
   logLevel: LoggingLevel | undefined;
   send: MessageSink;
   broker: InputBroker;
-  host: ContextHost;
+  /** The session's live parts; undefined on the shared stateless connection. */
+  host: ContextHost | undefined;
   closeStream: ((options?: { retryMs?: number }) => void) | undefined;
   requestState?: Record<string, unknown>;
   /** Set for tools declared with `taskStart: 'manual'` (tasks extension). */
@@ -111,7 +112,7 @@ export class RequestContext {
   #requestState: Record<string, unknown> | undefined;
   readonly #send: MessageSink;
   readonly #broker: InputBroker;
-  readonly #host: ContextHost;
+  readonly #host: ContextHost | undefined;
   readonly #logLevel: LoggingLevel | undefined;
   readonly #closeStream: RequestContextInit['closeStream'];
   readonly #startTask: (() => Promise<void>) | undefined;
@@ -200,7 +201,7 @@ export class RequestContext {
 
   /** The level at or above which log messages reach the client for this request (undefined: none). */
   get logLevel(): LoggingLevel | undefined {
-    return this.era === 'modern' ? this.#logLevel : this.#host.sessionLogLevel ?? this.#logLevel ?? 'debug';
+    return this.era === 'modern' ? this.#logLevel : this.#host?.sessionLogLevel ?? this.#logLevel ?? 'debug';
   }
 
   /** Sends `notifications/message` when `level` passes the client's threshold. */
@@ -280,8 +281,8 @@ export class RequestContext {
     return this.#send;
   }
 
-  /** @internal the connection this request arrived on */
-  get host(): ContextHost {
+  /** @internal the session this request arrived on */
+  get host(): ContextHost | undefined {
     return this.#host;
   }
 }

@@ -75,9 +75,9 @@ export interface McpProtocolHandlerDeps {
   resources: McpResourceRegistry<RequestContext>;
   prompts: McpPromptRegistry<RequestContext>;
   getMetadata(): McpServerMetadata;
-  options?: ProtocolOptions;
-  middleware?: readonly Middleware[];
-  logger?: Logger;
-  bus?: NotificationBus;
-  hooks?: ProtocolHooks;
+  options?: ProtocolOptions | undefined;
+  middleware?: readonly Middleware[] | undefined;
+  logger?: Logger | undefined;
+  bus?: NotificationBus | undefined;
+  hooks?: ProtocolHooks | undefined;
 }

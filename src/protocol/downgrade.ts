@@ -1,4 +1,5 @@
 import { revision, type ProtocolVersion } from './versions.js';
+import type { MethodFacts } from './wire/method-facts.js';
 
 /**
  * Older revisions know fewer content types: audio arrived in 2025-03-26 and
@@ -31,17 +32,17 @@ function downgradeList(list: unknown, audio: boolean, links: boolean): unknown {
 }
 
 /** A finalize step for revisions older than 2025-06-18; newer ones need none. */
-export function contentDowngrade(version: ProtocolVersion): ((method: string, result: unknown) => unknown) | undefined {
+export function contentDowngrade(version: ProtocolVersion): ((method: MethodFacts, result: unknown) => unknown) | undefined {
   const { audio, resourceLinks } = revision(version).features;
   if (audio && resourceLinks) return undefined;
   return (method, result) => {
     if (typeof result !== 'object' || result === null) return result;
     const r = result as Record<string, unknown>;
-    if (method === 'tools/call') {
+    if (method.downgrade === 'content') {
       const content = downgradeList(r['content'], audio, resourceLinks);
       return content === r['content'] ? result : { ...r, content };
     }
-    if (method === 'prompts/get' && Array.isArray(r['messages'])) {
+    if (method.downgrade === 'messages' && Array.isArray(r['messages'])) {
       let changed = false;
       const messages = (r['messages'] as Record<string, unknown>[]).map((m) => {
         const content = downgradeBlock(m['content'], audio, resourceLinks);

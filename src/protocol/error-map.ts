@@ -7,30 +7,29 @@ import {
   McpToolNotFoundError,
   ToolOutputError,
 } from '../registries/errors.js';
-import type { EraInfo } from './era.js';
-import type { McpProtocolHandler } from './handler.js';
-import { LATEST_LEGACY_VERSION, revision } from './versions.js';
+import type { Logger } from './deps.js';
+import { LATEST_LEGACY_VERSION, revision, type ProtocolVersion } from './versions.js';
 
 /**
  * Maps what a method handler threw to the error the wire carries. Typed
  * registry errors become -32602 (or the revision's resource-not-found code);
  * anything unexpected becomes -32603 "Internal error" via errorResponseFrom.
  */
-export function mapError(error: unknown, handler: McpProtocolHandler, era: EraInfo | undefined, method: string): unknown {
+export function mapError(error: unknown, logger: Logger | undefined, version: ProtocolVersion | undefined, method: string): unknown {
   if (isJsonRpcProtocolError(error)) return error;
   if (error instanceof McpResourceNotFoundError) {
-    const code = revision(era?.version ?? LATEST_LEGACY_VERSION).resourceNotFoundCode;
+    const code = revision(version ?? LATEST_LEGACY_VERSION).resourceNotFoundCode;
     return new JsonRpcProtocolError(code, error.message, { uri: error.uri });
   }
   if (error instanceof McpToolNotFoundError || error instanceof McpPromptNotFoundError || error instanceof McpPromptArgumentError) {
     return new JsonRpcProtocolError(ErrorCode.InvalidParams, `Invalid params: ${error.message}`);
   }
   if (error instanceof ToolOutputError) {
-    handler.deps.logger?.error?.(`mcpkit: ${error.message}`);
+    logger?.error?.(`mcpkit: ${error.message}`);
     return new JsonRpcProtocolError(ErrorCode.InternalError, error.message);
   }
   if (!(error instanceof DuplicateRegistrationError)) {
-    handler.deps.logger?.error?.(`mcpkit: ${method} failed`, error);
+    logger?.error?.(`mcpkit: ${method} failed`, error);
   }
   return error;
 }

@@ -15,6 +15,22 @@ export function invalidParams(message: string, data?: unknown): JsonRpcProtocolE
   return new JsonRpcProtocolError(ErrorCode.InvalidParams, message, data);
 }
 
-export function methodNotFound(method: string): JsonRpcProtocolError {
-  return new JsonRpcProtocolError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+/** The client cancelled the request: it gets no response. */
+export class RequestCancelledError extends Error {
+  override readonly name = 'RequestCancelledError';
+  constructor(reason: unknown) {
+    super(typeof reason === 'string' ? `Request cancelled: ${reason}` : 'Request cancelled');
+  }
+}
+
+export class RequestTimeoutError extends JsonRpcProtocolError {
+  constructor(method: string, timeoutMs: number) {
+    super(ErrorCode.InternalError, `Request timed out: ${method} did not finish within ${timeoutMs} ms`, { timeoutMs });
+  }
+}
+
+export class ConnectionClosedError extends JsonRpcProtocolError {
+  constructor(reason: string) {
+    super(ErrorCode.InternalError, reason);
+  }
 }

@@ -1,8 +1,10 @@
 import type { ClientRequestOptions, InputBroker, RequestContext } from './context.js';
-import type { McpProtocolHandler } from './handler.js';
+import { plausibleAnswer } from './answers.js';
 import type { AuthInfo } from './connection.js';
+import type { ProtocolOptions } from './deps.js';
 import { openRequestState, requestStateBinding, signRequestState, type RequestStateBinding } from './request-state.js';
 import { isPlainObject } from '../jsonrpc/message.js';
+
 
 /** Thrown into a handler whose round ended because it needs input from the client. */
 export class InputRequiredSignal extends Error {
@@ -19,21 +21,6 @@ const KIND: Record<string, string> = {
 };
 
 
-/** A minimal shape check of an answer, so a malformed one never reaches the handler (both eras). */
-export function plausibleAnswer(method: string, answer: unknown): boolean {
-  if (!isPlainObject(answer)) return false;
-  switch (method) {
-    case 'elicitation/create':
-      return answer['action'] === 'accept' || answer['action'] === 'decline' || answer['action'] === 'cancel';
-    case 'sampling/createMessage':
-      return typeof answer['role'] === 'string' && answer['content'] !== undefined;
-    case 'roots/list':
-      return Array.isArray(answer['roots']);
-    default:
-      return true;
-  }
-}
-
 function targetOf(method: string, params: Record<string, unknown>): string {
   const name = params['name'] ?? params['uri'];
   return typeof name === 'string' ? `${method} ${name}` : method;
@@ -47,7 +34,7 @@ function targetOf(method: string, params: Record<string, unknown>): string {
  * them all, plus a signed `requestState` with the answers so far.
  */
 export class MrtrBroker implements InputBroker {
-  readonly #handler: McpProtocolHandler;
+  readonly #options: ProtocolOptions;
   readonly #method: string;
   readonly #target: string;
   readonly #params: Record<string, unknown>;
@@ -69,15 +56,15 @@ export class MrtrBroker implements InputBroker {
   /** True once this round ended with an InputRequiredResult. */
   announced = false;
 
-  constructor(handler: McpProtocolHandler, method: string, params: Record<string, unknown>, authInfo: AuthInfo | undefined) {
-    this.#handler = handler;
+  constructor(options: ProtocolOptions, method: string, params: Record<string, unknown>, authInfo: AuthInfo | undefined) {
+    this.#options = options;
     this.#method = method;
     this.#target = targetOf(method, params);
     this.#params = params;
     this.#authInfo = authInfo;
     const state = params['requestState'];
     // A tampered, expired or foreign state (another user's, other arguments) is refused before the handler runs.
-    this.#opened = state === undefined ? undefined : openRequestState(state, this.#bound(), handler.deps.options);
+    this.#opened = state === undefined ? undefined : openRequestState(state, this.#bound(), options);
   }
 
   /** The target, principal and arguments a state of this request is bound to. */
@@ -131,11 +118,11 @@ export class MrtrBroker implements InputBroker {
       this.#scheduled = false;
       const pending = this.#pending;
       if (pending === undefined || this.announced) return;
-      const options = this.#handler.deps.options;
+      const options = this.#options;
       let requestState: string;
       try {
         requestState = signRequestState(
-          { ...this.#bound(), answers: this.#answers ?? {}, kept: this.kept, exp: Date.now() + (options?.requestStateTtlMs ?? 600_000) },
+          { ...this.#bound(), answers: this.#answers ?? {}, kept: this.kept, exp: Date.now() + (options.requestStateTtlMs ?? 600_000) },
           options,
         );
       } catch (error) {
@@ -149,9 +136,4 @@ export class MrtrBroker implements InputBroker {
       this.onInputRequired?.({ resultType: 'input_required', inputRequests: { ...pending }, requestState });
     });
   }
-}
-
-/** Only requests that may carry input (tools, prompts, resources) get a broker. */
-export function createMrtrBroker(handler: McpProtocolHandler, method: string, params: Record<string, unknown>, authInfo: AuthInfo | undefined): MrtrBroker | undefined {
-  return method === 'tools/call' || method === 'prompts/get' || method === 'resources/read' ? new MrtrBroker(handler, method, params, authInfo) : undefined;
 }

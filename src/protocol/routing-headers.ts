@@ -11,15 +11,6 @@ import { McpErrorCode } from './codes.js';
 const SENTINEL_START = '=?base64?';
 const SENTINEL_END = '?=';
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-const NAMED_METHODS: Record<string, 'name' | 'uri' | 'taskId'> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-};
-
 function mismatch(message: string): JsonRpcProtocolError {
   return new JsonRpcProtocolError(McpErrorCode.HeaderMismatch, `Header mismatch: ${message}`);
 }
@@ -39,12 +30,16 @@ export function decodeHeaderValue(raw: string, header: string): string {
   }
 }
 
-/** Checks `Mcp-Method` and `Mcp-Name` against the body. */
-export function checkStandardHeaders(method: string, params: Record<string, unknown>, headers: Readonly<Record<string, string | undefined>>): void {
+/** Checks `Mcp-Method`, and `Mcp-Name` against the method's routing field (`MethodFacts.routingName`), against the body. */
+export function checkStandardHeaders(
+  method: string,
+  field: 'name' | 'uri' | 'taskId' | undefined,
+  params: Record<string, unknown>,
+  headers: Readonly<Record<string, string | undefined>>,
+): void {
   const headerMethod = headers['mcp-method'];
   if (headerMethod === undefined) throw mismatch(`the Mcp-Method header is required (expected "${method}")`);
   if (headerMethod.trim() !== method) throw mismatch(`Mcp-Method header value '${headerMethod.trim()}' does not match body method '${method}'`);
-  const field = NAMED_METHODS[method];
   if (field === undefined) return;
   const bodyValue = params[field];
   const headerName = headers['mcp-name'];

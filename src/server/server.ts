@@ -1,6 +1,8 @@
 import type { ConnectionFactory, ConnectionOptions, HandleResult, McpConnection } from '../protocol/connection.js';
+import { ServerScope } from '../protocol/scopes/server-scope.js';
+import { parseSessionRecord, type SessionRecord } from '../protocol/wire/session-record.js';
 import type { RequestContext } from '../protocol/context.js';
-import type { Logger, McpProtocolHandlerDeps, ProtocolOptions } from '../protocol/deps.js';
+import type { Logger, ProtocolOptions } from '../protocol/deps.js';
 import { McpProtocolHandler } from '../protocol/handler.js';
 import { buildServerMetadata, type McpServerMetadata } from '../protocol/metadata.js';
 import type { Middleware, MiddlewareFn } from '../protocol/middleware.js';
@@ -73,7 +75,7 @@ export class McpServer extends Authoring implements ConnectionFactory {
   readonly #extensions = new ExtensionSet();
   readonly #rootsListeners = new Set<(info: { sessionId: string | undefined }) => void>();
   readonly #bus: NotificationBus;
-  readonly #deps: McpProtocolHandlerDeps;
+  readonly #scope: ServerScope;
   #metadata: { key: number; value: McpServerMetadata } | undefined;
   #started = false;
   readonly #release = (connection: McpProtocolHandler): void => {
@@ -93,7 +95,7 @@ export class McpServer extends Authoring implements ConnectionFactory {
     // A key ring that cannot sign is a configuration error: refuse it now, not at the first MRTR round.
     if (config.requestStateKeys !== undefined) stateKeyRing(config);
     this.#bus = config.bus ?? new MemoryNotificationBus();
-    this.#deps = {
+    this.#scope = new ServerScope({
       tools: this.tools,
       resources: this.resources,
       prompts: this.prompts,
@@ -107,7 +109,7 @@ export class McpServer extends Authoring implements ConnectionFactory {
           for (const listener of this.#rootsListeners) listener(info);
         },
       },
-    };
+    });
     // One bus subscription per server, fanned out to its connections.
     this.#bus.subscribe((event) => {
       for (const connection of this.#connections) connection.deliver(event);
@@ -184,9 +186,19 @@ export class McpServer extends Authoring implements ConnectionFactory {
   }
 
   openConnection(options: ConnectionOptions = {}): McpConnection {
-    const connection = new McpProtocolHandler(this.#deps, options, { onClose: this.#release, managed: true });
+    const connection = new McpProtocolHandler(this.#scope, options, { onClose: this.#release, managed: true });
     this.#connections.add(connection);
     return connection;
+  }
+
+  /**
+   * Continues a legacy session on this server from its record (`connection.record`,
+   * or what `onRecordChange` saved), e.g. on another instance behind a load
+   * balancer: same revision, client capabilities, log level and subscriptions.
+   * The record is checked first; a TypeError names what is wrong.
+   */
+  restoreConnection(record: SessionRecord, options: Omit<ConnectionOptions, 'record' | 'stateless'> = {}): McpConnection {
+    return this.openConnection({ ...options, record: parseSessionRecord(record) });
   }
 
   /** The scopes a request needs: those its tool, prompt or resource was registered with (HTTP `auth` checks them). */

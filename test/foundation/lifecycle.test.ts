@@ -181,7 +181,7 @@ describe('the modern path on the same connection type', () => {
     expect((call['result'] as Record<string, unknown>)['content']).toStrictEqual([{ type: 'text', text: 'modern' }]);
     expect((call['result'] as Record<string, unknown>)['resultType']).toBe('complete');
     // Stateless: nothing was negotiated for the connection.
-    expect(h.connection.session).toBeUndefined();
+    expect(h.connection.record).toBeUndefined();
   });
 });
 

@@ -117,10 +117,10 @@ describe('a session\'s subscriptions end with it', () => {
       const batch = Array.from({ length: 1000 }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'resources/subscribe', params: { uri: `mem://items/${String(s)}-${String(i)}-${'p'.repeat(200)}` } }));
       const answers = (await h.send(batch)) as Json[];
       expect(answers.filter((a) => a['error'] !== undefined)).toEqual([]);
-      expect(h.connection.subscriptions.size).toBe(1000);
+      expect(h.connection.record?.subscriptions).toHaveLength(1000);
       h.connection.close();
-      expect(h.connection.subscriptions.size).toBe(0);
-      expect(h.connection.subscriptions.bytes).toBe(0);
+      expect(h.connection.session?.subscriptionCount).toBe(0);
+      expect(h.connection.session?.subscriptionBytes).toBe(0);
     }
     expect(heapAfterGc() - before).toBeLessThan(3 * 1024 * 1024);
   });

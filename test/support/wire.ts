@@ -126,7 +126,7 @@ export function harness(server: McpServer): Harness {
   const responses: unknown[] = [];
   let nextId = 1;
   // `revision` and `send` only run once a message is handled, after `handler` is set.
-  const revision = (): string => handler.session?.protocolVersion ?? DEFAULT_REVISION;
+  const revision = (): string => handler.record?.protocolVersion ?? DEFAULT_REVISION;
   const handler = server.openConnection({
     send: (message) => {
       checkOutgoing(message, revision());

@@ -1,14 +1,19 @@
 import type { Completer } from '../../registries/types.js';
 import type { RequestContext } from '../context.js';
 import { invalidParams } from '../errors.js';
-import { capability, optionalObject, requireString, type MethodEntry } from './shared.js';
+import { BOTH_ERAS } from '../wire/method-facts.js';
+import { declares, optionalObject, requireString, type RequestMethod } from './shared.js';
 import { McpPromptNotFoundError, McpResourceNotFoundError } from '../../registries/errors.js';
 
 const MAX_VALUES = 100;
 
-export const complete: MethodEntry = {
-  available: (handler) => capability(handler, 'completions'),
-  async handle(params, context, handler) {
+export const complete: RequestMethod = {
+  method: 'completion/complete',
+  kind: 'request',
+  eras: BOTH_ERAS,
+  gate: declares('completions'),
+  async handle(params, context) {
+    const server = context.server;
     const ref = optionalObject(params, 'ref');
     const argument = optionalObject(params, 'argument');
     if (!ref || !argument) throw invalidParams('Invalid params: completion/complete needs "ref" and "argument" objects');
@@ -21,16 +26,16 @@ export const complete: MethodEntry = {
     let completer: Completer<RequestContext> | undefined;
     if (ref['type'] === 'ref/prompt') {
       const name = requireString(ref, 'name');
-      const prompt = handler.deps.prompts.get(name);
-      if (!prompt || !handler.deps.prompts.isEnabled(name)) throw new McpPromptNotFoundError(name);
+      const prompt = server.prompts.get(name);
+      if (!prompt || !server.prompts.isEnabled(name)) throw new McpPromptNotFoundError(name);
       completer = prompt.complete?.[argName];
     } else if (ref['type'] === 'ref/resource') {
       const uri = requireString(ref, 'uri');
-      const templates = handler.deps.resources.templates;
+      const templates = server.resources.templates;
       // A disabled template is hidden everywhere, completion included.
       const template = templates.isEnabled(uri) ? templates.get(uri) : undefined;
       if (!template) {
-        if (!handler.deps.resources.has(uri)) throw new McpResourceNotFoundError(uri);
+        if (!server.resources.has(uri)) throw new McpResourceNotFoundError(uri);
       } else {
         completer = template.complete?.[argName];
       }

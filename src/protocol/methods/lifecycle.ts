@@ -1,19 +1,29 @@
 import { invalidParams } from '../errors.js';
-import { optionalObject, legacyOnly, modernOnly, type MethodEntry } from './shared.js';
+import { isLoggingLevel } from '../logging.js';
 import { serverInfoOf } from '../metadata.js';
+import type { ServerScope } from '../scopes/server-scope.js';
+import { taskOptionsOf, TASKS_EXTENSION } from '../tasks/runtime.js';
 import type { ClientCapabilities, Implementation, ServerCapabilities } from '../types.js';
-import { isLegacyVersion, negotiateLegacyVersion, SUPPORTED_VERSIONS, type ProtocolVersion } from '../versions.js';
-import { acceptedModernVersions, legacySession } from '../era.js';
-import { withTasksExtension } from '../tasks/runtime.js';
+import { negotiateLegacyVersion } from '../versions.js';
+import { LEGACY_ONLY, MODERN_ONLY } from '../wire/method-facts.js';
+import { negotiatedRecord } from '../wire/session-record.js';
+import { declares, optionalObject, type RecordUpdate, type RequestMethod } from './shared.js';
 import { refuseWithoutSession } from './subscriptions.js';
 
-export const initialize: MethodEntry = {
-  available: legacyOnly,
-  handle(params, _context, handler) {
-    const accepted = (handler.deps.options?.protocolVersions ?? SUPPORTED_VERSIONS).filter(isLegacyVersion) as ProtocolVersion[];
+/** `initialize` answers with what it negotiated; on a session the dispatcher keeps it as the session's record. */
+export const initialize: RequestMethod = {
+  method: 'initialize',
+  kind: 'request',
+  eras: LEGACY_ONLY,
+  changesRecord: true,
+  // The spec forbids cancelling it: not tracking it keeps idle sessions small.
+  cancellable: false,
+  handle(params, ctx): RecordUpdate {
+    const server = ctx.server;
+    const accepted = server.legacyVersions;
     if (accepted.length === 0) {
       // A modern-only server names what it speaks: legacy clients cannot fall forward on their own.
-      const supported = acceptedModernVersions(handler);
+      const supported = server.modernVersions;
       throw invalidParams(`Unsupported protocol version: this server does not accept initialize; it speaks ${supported.join(', ')} with per-request _meta`, {
         supported,
         requested: params['protocolVersion'],
@@ -22,17 +32,17 @@ export const initialize: MethodEntry = {
     const protocolVersion = negotiateLegacyVersion(params['protocolVersion'], accepted);
     const clientInfo = optionalObject(params, 'clientInfo') as Implementation | undefined;
     const clientCapabilities = (optionalObject(params, 'capabilities') ?? {}) as ClientCapabilities;
-    const metadata = handler.deps.getMetadata();
-    if (!handler.stateless) {
-      handler.session = legacySession(protocolVersion, { info: clientInfo, capabilities: clientCapabilities }, metadata.capabilities);
-    }
+    const metadata = server.getMetadata();
+    const stateless = ctx.session === undefined;
     const result: Record<string, unknown> = {
       protocolVersion,
-      capabilities: handler.stateless ? withoutSubscribe(metadata.capabilities) : metadata.capabilities,
+      capabilities: stateless ? withoutSubscribe(metadata.capabilities) : metadata.capabilities,
       serverInfo: serverInfoOf(metadata),
     };
     if (metadata.instructions !== undefined) result['instructions'] = metadata.instructions;
-    return result;
+    // The shared stateless connection negotiates nothing later requests inherit.
+    const change = stateless ? undefined : { type: 'negotiated' as const, record: negotiatedRecord(protocolVersion, clientInfo, clientCapabilities, metadata.capabilities) };
+    return { result, change };
   },
 };
 
@@ -44,30 +54,52 @@ function withoutSubscribe(capabilities: ServerCapabilities): ServerCapabilities 
 }
 
 /** Results that must be exactly `{}`: a fresh object each time so nobody can taint a shared one. */
-export const ping: MethodEntry = {
-  available: legacyOnly,
+export const ping: RequestMethod = {
+  method: 'ping',
+  kind: 'request',
+  eras: LEGACY_ONLY,
   handle: () => ({}),
 };
 
-export const setLevel: MethodEntry = {
-  available: (handler, era) => legacyOnly(handler, era) && handler.deps.getMetadata().capabilities.logging !== undefined,
-  handle(params, context, handler) {
+export const setLevel: RequestMethod = {
+  method: 'logging/setLevel',
+  kind: 'request',
+  eras: LEGACY_ONLY,
+  gate: declares('logging'),
+  changesRecord: true,
+  handle(params, ctx): RecordUpdate {
     // The shared stateless connection would apply one client's level to every client.
-    refuseWithoutSession(handler, context.method);
-    handler.setSessionLogLevel(params['level']);
-    return {};
+    refuseWithoutSession(ctx);
+    const level = params['level'];
+    if (!isLoggingLevel(level)) throw invalidParams(`Invalid params: "level" must be one of debug, info, notice, warning, error, critical, alert, emergency`);
+    return { result: {}, change: { type: 'logLevel', level } };
   },
 };
 
-export const discover: MethodEntry = {
-  available: modernOnly,
-  handle(_params, _context, handler) {
-    const metadata = handler.deps.getMetadata();
+export const discover: RequestMethod = {
+  method: 'server/discover',
+  kind: 'request',
+  eras: MODERN_ONLY,
+  cacheable: true,
+  handle(_params, ctx) {
+    const metadata = ctx.server.getMetadata();
     const result: Record<string, unknown> = {
-      supportedVersions: acceptedModernVersions(handler),
-      capabilities: withTasksExtension(metadata.capabilities, handler),
+      supportedVersions: ctx.server.modernVersions,
+      capabilities: withTasksExtension(metadata.capabilities, ctx.server),
     };
     if (metadata.instructions !== undefined) result['instructions'] = metadata.instructions;
     return result;
   },
 };
+
+/**
+ * The capabilities `server/discover` declares: with the tasks extension once some
+ * tool supports tasks. `initialize` (legacy) never declares it.
+ */
+function withTasksExtension(capabilities: ServerCapabilities, server: ServerScope): ServerCapabilities {
+  const tools = server.tools;
+  return server.view('discovered', tools.version, capabilities, () => {
+    const supported = tools.list().some((tool) => taskOptionsOf(tool) !== undefined);
+    return supported ? { ...capabilities, extensions: { ...capabilities.extensions, [TASKS_EXTENSION]: {} } } : capabilities;
+  });
+}

@@ -1,14 +1,11 @@
-import type { McpResourceRegistry } from '../../registries/resources.js';
 import type { McpReadResult, McpResource, McpResourceTemplate } from '../../registries/types.js';
 import type { RequestContext } from '../context.js';
 import { paginate } from '../pagination.js';
-import { cachedView, capability, permitted, pick, requireString, type MethodEntry } from './shared.js';
+import { BOTH_ERAS } from '../wire/method-facts.js';
+import { declares, permitted, pick, requireString, type RequestMethod } from './shared.js';
 
-type Registry = McpResourceRegistry<RequestContext>;
 const RESOURCE_FIELDS = ['title', 'description', 'mimeType', 'size', 'icons', 'annotations', '_meta'] as const;
 const TEMPLATE_FIELDS = ['title', 'description', 'mimeType', 'icons', 'annotations', '_meta'] as const;
-const resourceViews = new WeakMap<Registry, { version: number; view: Record<string, unknown>[] }>();
-const templateViews = new WeakMap<Registry['templates'], { version: number; view: Record<string, unknown>[] }>();
 
 function wireResource(resource: McpResource<RequestContext>): Record<string, unknown> {
   return pick(resource, RESOURCE_FIELDS, { uri: resource.uri, name: resource.name });
@@ -18,22 +15,30 @@ function wireTemplate(template: McpResourceTemplate<RequestContext>): Record<str
   return pick(template, TEMPLATE_FIELDS, { uriTemplate: template.uriTemplate, name: template.name });
 }
 
-export const listResources: MethodEntry = {
-  available: (handler) => capability(handler, 'resources'),
-  handle(params, context, handler) {
-    const registry = handler.deps.resources;
-    const all = permitted(cachedView(resourceViews, registry, () => registry.list().map(wireResource)), registry.list(), context);
-    const { page, nextCursor } = paginate(all, params['cursor'], handler.deps.options?.pageSize);
+export const listResources: RequestMethod = {
+  method: 'resources/list',
+  kind: 'request',
+  eras: BOTH_ERAS,
+  gate: declares('resources'),
+  cacheable: true,
+  handle(params, context) {
+    const registry = context.server.resources;
+    const all = permitted(context.server.view('resources', registry.version, undefined, () => registry.list().map(wireResource)), registry.list(), context);
+    const { page, nextCursor } = paginate(all, params['cursor'], context.server.options.pageSize);
     return nextCursor === undefined ? { resources: page } : { resources: page, nextCursor };
   },
 };
 
-export const listTemplates: MethodEntry = {
-  available: (handler) => capability(handler, 'resources'),
-  handle(params, context, handler) {
-    const registry = handler.deps.resources.templates;
-    const all = permitted(cachedView(templateViews, registry, () => registry.list().map(wireTemplate)), registry.list(), context);
-    const { page, nextCursor } = paginate(all, params['cursor'], handler.deps.options?.pageSize);
+export const listTemplates: RequestMethod = {
+  method: 'resources/templates/list',
+  kind: 'request',
+  eras: BOTH_ERAS,
+  gate: declares('resources'),
+  cacheable: true,
+  handle(params, context) {
+    const registry = context.server.resources.templates;
+    const all = permitted(context.server.view('templates', registry.version, undefined, () => registry.list().map(wireTemplate)), registry.list(), context);
+    const { page, nextCursor } = paginate(all, params['cursor'], context.server.options.pageSize);
     return nextCursor === undefined ? { resourceTemplates: page } : { resourceTemplates: page, nextCursor };
   },
 };
@@ -55,11 +60,17 @@ function isResultObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && (Array.isArray((value as Record<string, unknown>)['contents']) || (value as Record<string, unknown>)['resultType'] !== undefined);
 }
 
-export const readResource: MethodEntry = {
-  available: (handler) => capability(handler, 'resources'),
-  async handle(params, context, handler) {
+export const readResource: RequestMethod = {
+  method: 'resources/read',
+  kind: 'request',
+  eras: BOTH_ERAS,
+  gate: declares('resources'),
+  cacheable: true,
+  asksClient: true,
+  routingName: 'uri',
+  async handle(params, context) {
     const uri = requireString(params, 'uri');
-    const registry = handler.deps.resources;
+    const registry = context.server.resources;
     const value = await registry.read(uri, context);
     const mimeType = registry.get(uri)?.mimeType ?? registry.templates.match(uri)?.entry.template.mimeType;
     return toReadResult(uri, value, mimeType);

@@ -1,25 +1,54 @@
 import type { RequestContext } from '../context.js';
-import type { EraInfo } from '../era.js';
+import type { MessageExtra } from '../connection.js';
 import { invalidParams } from '../errors.js';
-import type { McpProtocolHandler } from '../handler.js';
+import type { MethodContext } from '../scopes/method-context.js';
+import type { ServerScope } from '../scopes/server-scope.js';
+import type { RecordChange, SessionScope } from '../scopes/session-scope.js';
 import type { ServerCapabilities } from '../types.js';
+import type { MethodFacts } from '../wire/method-facts.js';
 
-export interface MethodEntry {
-  /** Whether the method exists for this request (era and declared capabilities decide). */
-  available(handler: McpProtocolHandler, era: EraInfo): boolean;
-  handle(params: Record<string, unknown>, context: RequestContext, handler: McpProtocolHandler, era: EraInfo): unknown;
+/** One request method: its facts, what gates it, and its handler. */
+export interface RequestMethod extends MethodFacts {
+  readonly kind: 'request';
+  /** Whether this server offers the method (a capability it declares); absent: always. */
+  readonly gate?: (server: ServerScope) => boolean;
+  /** Extensions the client must declare in its capabilities to call it (-32021 otherwise). */
+  readonly clientExtensions?: readonly string[];
+  /** The handler returns `{ result, change }`: the dispatcher applies the change to the session's record. */
+  readonly changesRecord?: boolean;
   /** A per-request timeout that overrides the server-wide one (tools declare their own). */
-  timeoutMs?(handler: McpProtocolHandler, params: Record<string, unknown>): number | undefined;
+  timeoutMs?(server: ServerScope, params: Record<string, unknown>): number | undefined;
   /** The result to answer with when the request timed out (instead of an error). */
   onTimeout?(error: Error): unknown;
+  handle(params: Record<string, unknown>, ctx: MethodContext): unknown;
 }
 
-export function capability(handler: McpProtocolHandler, name: keyof ServerCapabilities): boolean {
-  return handler.deps.getMetadata().capabilities[name] !== undefined;
+/** What a notification handler receives. */
+export interface NotificationContext {
+  readonly server: ServerScope;
+  readonly session: SessionScope | undefined;
+  readonly sessionId: string | undefined;
+  readonly extra: MessageExtra;
 }
 
-export const legacyOnly = (_handler: McpProtocolHandler, era: EraInfo): boolean => era.era === 'legacy';
-export const modernOnly = (_handler: McpProtocolHandler, era: EraInfo): boolean => era.era === 'modern';
+/** One notification the client may send: it never gets an answer, even when handling it fails. */
+export interface NotificationMethod extends MethodFacts {
+  readonly kind: 'notification';
+  handle(params: Record<string, unknown>, ctx: NotificationContext): void | Promise<void>;
+}
+
+export type MethodEntry = RequestMethod | NotificationMethod;
+
+/** A record-changing method's outcome: the wire result and the change the dispatcher applies first. */
+export interface RecordUpdate {
+  readonly result: Record<string, unknown>;
+  readonly change: RecordChange | undefined;
+}
+
+/** A gate: the server declares this capability. */
+export function declares(name: keyof ServerCapabilities): (server: ServerScope) => boolean {
+  return (server) => server.getMetadata().capabilities[name] !== undefined;
+}
 
 export function requireString(params: Record<string, unknown>, key: string): string {
   const value = params[key];
@@ -41,18 +70,6 @@ export function pick(source: object, keys: readonly string[], target: Record<str
   const record = source as Record<string, unknown>;
   for (const key of keys) if (record[key] !== undefined) target[key] = record[key];
   return target;
-}
-
-/**
- * Derived wire views cached by registry version: nothing is rebuilt per
- * request while the registry is unchanged.
- */
-export function cachedView<R extends { version: number }, V>(cache: WeakMap<R, { version: number; view: V }>, registry: R, build: () => V): V {
-  const hit = cache.get(registry);
-  if (hit?.version === registry.version) return hit.view;
-  const view = build();
-  cache.set(registry, { version: registry.version, view });
-  return view;
 }
 
 /**

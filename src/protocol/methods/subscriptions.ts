@@ -2,10 +2,12 @@ import { ErrorCode, JsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import { McpResourceNotFoundError } from '../../registries/errors.js';
 import type { BusEvent } from '../../stores/bus.js';
 import { invalidParams } from '../errors.js';
-import type { McpProtocolHandler } from '../handler.js';
-import { DEFAULT_MAX_SUBSCRIPTION_BYTES, DEFAULT_MAX_SUBSCRIPTIONS, SubscriptionSet, type SubscriptionLimits } from '../subscription-set.js';
+import type { MethodContext } from '../scopes/method-context.js';
+import type { ServerScope } from '../scopes/server-scope.js';
+import { SubscriptionSet } from '../subscription-set.js';
 import { revision, type ProtocolVersion } from '../versions.js';
-import { legacyOnly, modernOnly, optionalObject, requireString, type MethodEntry } from './shared.js';
+import { LEGACY_ONLY, MODERN_ONLY } from '../wire/method-facts.js';
+import { optionalObject, requireString, type RecordUpdate, type RequestMethod } from './shared.js';
 
 export const META_SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 
@@ -16,17 +18,9 @@ interface Filter {
   resourceSubscriptions?: string[];
 }
 
-export function subscriptionLimits(handler: McpProtocolHandler): SubscriptionLimits {
-  const options = handler.deps.options;
-  return {
-    maxSubscriptions: options?.maxSubscriptionsPerSession ?? DEFAULT_MAX_SUBSCRIPTIONS,
-    maxSubscriptionBytes: options?.maxSubscriptionBytesPerSession ?? DEFAULT_MAX_SUBSCRIPTION_BYTES,
-  };
-}
-
 /** Throws the revision's resource-not-found error unless `uri` names a resource (static or templated). */
-function requireResource(handler: McpProtocolHandler, uri: string, version: ProtocolVersion): void {
-  const registry = handler.deps.resources;
+function requireResource(server: ServerScope, uri: string, version: ProtocolVersion): void {
+  const registry = server.resources;
   if (registry.isEnabled(uri)) return;
   const maxLength = registry.maxUriLength;
   if (uri.length > maxLength) {
@@ -44,35 +38,35 @@ function noSessionState(method: string): JsonRpcProtocolError {
 }
 
 /** On the shared stateless connection a session-scoped setting would be kept for every client: refuse it. */
-export function refuseWithoutSession(handler: McpProtocolHandler, method: string): void {
-  if (handler.stateless) throw noSessionState(method);
+export function refuseWithoutSession(ctx: MethodContext): void {
+  if (ctx.session === undefined) throw noSessionState(ctx.method);
 }
 
-function subscription(action: 'add' | 'delete'): MethodEntry {
+function subscription(action: 'subscribe' | 'unsubscribe'): RequestMethod {
   return {
-    available: (handler, era) => legacyOnly(handler, era) && handler.deps.getMetadata().capabilities.resources?.subscribe === true,
-    handle(params, context, handler) {
-      refuseWithoutSession(handler, context.method);
+    method: `resources/${action}`,
+    kind: 'request',
+    eras: LEGACY_ONLY,
+    gate: (server) => server.getMetadata().capabilities.resources?.subscribe === true,
+    changesRecord: true,
+    handle(params, ctx): RecordUpdate {
+      refuseWithoutSession(ctx);
       const uri = requireString(params, 'uri');
       if (uri.length === 0) throw invalidParams('Invalid params: "uri" must not be empty');
-      if (action === 'delete') {
-        handler.subscriptions.delete(uri);
-        return {};
-      }
-      requireResource(handler, uri, context.protocolVersion);
-      handler.subscriptions.add(uri, subscriptionLimits(handler));
-      return {};
+      if (action === 'subscribe') requireResource(ctx.server, uri, ctx.protocolVersion);
+      // The session applies it within its limits (maxSubscriptionsPerSession, maxSubscriptionBytesPerSession).
+      return { result: {}, change: { type: action, uri } };
     },
   };
 }
 
 /** `resources/subscribe` (legacy sessions): a known resource, within the session's limits. */
-export const subscribe = subscription('add');
-export const unsubscribe = subscription('delete');
+export const subscribe = subscription('subscribe');
+export const unsubscribe = subscription('unsubscribe');
 
 /** The part of the client's filter this server can honour, given what it declared. */
-function honoured(handler: McpProtocolHandler, requested: Record<string, unknown>): Filter {
-  const caps = handler.deps.getMetadata().capabilities;
+function honoured(server: ServerScope, requested: Record<string, unknown>): Filter {
+  const caps = server.getMetadata().capabilities;
   const filter: Filter = {};
   if (requested['toolsListChanged'] === true && caps.tools?.listChanged === true) filter.toolsListChanged = true;
   if (requested['promptsListChanged'] === true && caps.prompts?.listChanged === true) filter.promptsListChanged = true;
@@ -81,7 +75,7 @@ function honoured(handler: McpProtocolHandler, requested: Record<string, unknown
   if (Array.isArray(uris) && caps.resources?.subscribe === true) {
     // Held for the stream's lifetime: bounded like a session's subscriptions.
     const held = new SubscriptionSet();
-    const limits = subscriptionLimits(handler);
+    const limits = server.subscriptionLimits;
     for (const uri of uris) if (typeof uri === 'string') held.add(uri, limits);
     filter.resourceSubscriptions = uris.filter((u): u is string => typeof u === 'string' && held.has(u));
   }
@@ -100,19 +94,22 @@ function wants(filter: Filter, event: BusEvent): boolean {
  * opted-in change notifications from the bus, each tagged with the
  * subscription id, until the client closes the stream or the server stops.
  */
-export const listen: MethodEntry = {
-  available: (handler, era) => {
-    if (!modernOnly(handler, era)) return false;
-    const caps = handler.deps.getMetadata().capabilities;
+export const listen: RequestMethod = {
+  method: 'subscriptions/listen',
+  kind: 'request',
+  eras: MODERN_ONLY,
+  streams: true,
+  gate: (server) => {
+    const caps = server.getMetadata().capabilities;
     return caps.tools?.listChanged === true || caps.prompts?.listChanged === true || caps.resources !== undefined;
   },
-  async handle(params, context, handler) {
+  async handle(params, context) {
     const requested = optionalObject(params, 'notifications');
     if (requested === undefined) throw invalidParams('Invalid params: subscriptions/listen needs a "notifications" filter object');
-    const filter = honoured(handler, requested);
+    const filter = honoured(context.server, requested);
     const meta = { [META_SUBSCRIPTION_ID]: context.requestId };
     await context.notify('notifications/subscriptions/acknowledged', { notifications: filter, _meta: meta });
-    const bus = handler.deps.bus;
+    const bus = context.server.bus;
     await new Promise<void>((resolve) => {
       if (context.signal.aborted) return resolve();
       const unsubscribe = bus?.subscribe((event) => {

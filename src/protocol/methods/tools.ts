@@ -1,30 +1,34 @@
 import { isJsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import { McpToolNotFoundError, ToolError, ToolOutputError } from '../../registries/errors.js';
-import type { McpToolRegistry } from '../../registries/tools.js';
 import type { McpTool } from '../../registries/types.js';
 import type { RequestContext } from '../context.js';
-import type { McpProtocolHandler } from '../handler.js';
+import type { MethodContext } from '../scopes/method-context.js';
+import type { ServerScope } from '../scopes/server-scope.js';
 import { paginate } from '../pagination.js';
 import { callToolAsTask, taskOptionsOf } from '../tasks/runtime.js';
 import { checkParamHeaders } from '../routing-headers.js';
-import { cachedView, capability, optionalObject, permitted, pick, requireString, type MethodEntry } from './shared.js';
+import { BOTH_ERAS } from '../wire/method-facts.js';
+import { declares, optionalObject, permitted, pick, requireString, type RequestMethod } from './shared.js';
 
-type Registry = McpToolRegistry<RequestContext>;
 const DEFAULT_INPUT_SCHEMA = Object.freeze({ type: 'object' });
 const TOOL_FIELDS = ['title', 'description', 'outputSchema', 'annotations', 'icons', 'execution', '_meta'] as const;
-const views = new WeakMap<Registry, { version: number; view: Record<string, unknown>[] }>();
 
 /** The wire form of a tool; a tool without an input schema accepts any object. */
 export function wireTool(tool: McpTool<never, RequestContext>): Record<string, unknown> {
   return pick(tool, TOOL_FIELDS, { name: tool.name, inputSchema: tool.inputSchema ?? DEFAULT_INPUT_SCHEMA });
 }
 
-export const listTools: MethodEntry = {
-  available: (handler) => capability(handler, 'tools'),
-  handle(params, context, handler) {
-    const tools = handler.deps.tools;
-    const all = permitted(cachedView(views, tools, () => tools.list().map(wireTool)), tools.list(), context);
-    const { page, nextCursor } = paginate(all, params['cursor'], handler.deps.options?.pageSize);
+export const listTools: RequestMethod = {
+  method: 'tools/list',
+  kind: 'request',
+  eras: BOTH_ERAS,
+  gate: declares('tools'),
+  cacheable: true,
+  handle(params, context) {
+    const server = context.server;
+    const tools = server.tools;
+    const all = permitted(server.view('tools', tools.version, undefined, () => tools.list().map(wireTool)), tools.list(), context);
+    const { page, nextCursor } = paginate(all, params['cursor'], server.options.pageSize);
     return nextCursor === undefined ? { tools: page } : { tools: page, nextCursor };
   },
 };
@@ -35,33 +39,40 @@ function toolTimeout(tool: unknown): number | undefined {
   return typeof value === 'number' && value > 0 ? value : undefined;
 }
 
-export const callTool: MethodEntry = {
-  available: (handler) => capability(handler, 'tools'),
-  timeoutMs: (handler, params) => {
+export const callTool: RequestMethod = {
+  method: 'tools/call',
+  kind: 'request',
+  eras: BOTH_ERAS,
+  gate: declares('tools'),
+  asksClient: true,
+  routingName: 'name',
+  downgrade: 'content',
+  timeoutMs: (server, params) => {
     const name = params['name'];
-    return typeof name === 'string' ? toolTimeout(handler.deps.tools.get(name)) : undefined;
+    return typeof name === 'string' ? toolTimeout(server.tools.get(name)) : undefined;
   },
   onTimeout: (error) => ({ content: [{ type: 'text', text: error.message }], isError: true }),
-  handle(params, context, handler) {
+  handle(params, context: MethodContext) {
+    const server = context.server;
     const name = requireString(params, 'name');
     const args = optionalObject(params, 'arguments') ?? {};
     const headers = context.requestInfo?.headers;
-    if (context.era === 'modern' && headers !== undefined) checkParamHeaders(handler.deps.tools.headerParams(name), args, headers);
+    if (context.era === 'modern' && headers !== undefined) checkParamHeaders(server.tools.headerParams(name), args, headers);
     // 2026-07-28 tasks extension: a tool declaring task support may answer with a task.
-    const task = context.era === 'modern' && handler.deps.tools.isEnabled(name) ? taskOptionsOf(handler.deps.tools.get(name)) : undefined;
-    if (task !== undefined) return callToolAsTask(task, context, handler, (ctx) => runTool(name, args, ctx, handler));
-    return runTool(name, args, context, handler);
+    const task = context.era === 'modern' && server.tools.isEnabled(name) ? taskOptionsOf(server.tools.get(name)) : undefined;
+    if (task !== undefined) return callToolAsTask(task, context, server.tasks, (ctx) => runTool(name, args, ctx, server));
+    return runTool(name, args, context, server);
   },
 };
 
-async function runTool(name: string, args: Record<string, unknown>, context: RequestContext, handler: McpProtocolHandler): Promise<unknown> {
+async function runTool(name: string, args: Record<string, unknown>, context: RequestContext, server: ServerScope): Promise<unknown> {
   try {
-    return await handler.deps.tools.call(name, args, context);
+    return await server.tools.call(name, args, context);
   } catch (error) {
     // Failures to find the tool, protocol errors and server bugs stay JSON-RPC errors.
     if (error instanceof McpToolNotFoundError || error instanceof ToolOutputError || isJsonRpcProtocolError(error)) throw error;
     if (context.signal.aborted && isJsonRpcProtocolError(context.signal.reason)) throw context.signal.reason;
-    return toolErrorResult(error, handler.deps.options?.maskErrors === true);
+    return toolErrorResult(error, server.options.maskErrors === true);
   }
 }
 

@@ -13,7 +13,8 @@ import { traceRequest, type RequestMessage } from './channels.js';
 export interface ObservedConnection {
   readonly sessionId: string | undefined;
   readonly transport: string | undefined;
-  readonly session?: { readonly protocolVersion: string } | undefined;
+  /** What the session negotiated (a `SessionRecord`), if anything. */
+  readonly record?: { readonly protocolVersion: string } | undefined;
 }
 
 /** Runs `dispatch` inside the `mcpkit:request` tracing channel. */
@@ -51,7 +52,8 @@ function protocolVersionOf(
   meta: Record<string, unknown> | undefined,
   header: string | undefined,
 ): string | undefined {
-  if (handler.session !== undefined) return handler.session.protocolVersion;
+  const record = handler.record;
+  if (record !== undefined) return record.protocolVersion;
   const metaVersion = meta?.[META_PROTOCOL_VERSION];
   if (typeof metaVersion === 'string') return metaVersion;
   if (method === 'initialize' && typeof params?.['protocolVersion'] === 'string') return params['protocolVersion'];

@@ -1,35 +1,39 @@
 /** `tasks/get`, `tasks/update`, `tasks/cancel` (SEP-2663): 2026-07-28 only, for clients that declare the extension. */
 import { TERMINAL_STATUSES, type TaskRecord } from '../../stores/tasks.js';
 import { invalidParams } from '../errors.js';
-import type { McpProtocolHandler } from '../handler.js';
-import { plausibleAnswer } from '../mrtr.js';
-import type { RequestContext } from '../context.js';
+import { plausibleAnswer } from '../answers.js';
 import { principalOf } from '../principal.js';
-import { modernOnly, optionalObject, requireString, type MethodEntry } from '../methods/shared.js';
-import { detailedTask, requireTasksExtension, taskRuntime } from './runtime.js';
+import type { MethodContext } from '../scopes/method-context.js';
+import { MODERN_ONLY } from '../wire/method-facts.js';
+import { optionalObject, requireString, type RequestMethod } from '../methods/shared.js';
+import { detailedTask, TASKS_EXTENSION } from './runtime.js';
 
-async function findTask(params: Record<string, unknown>, context: RequestContext, handler: McpProtocolHandler): Promise<TaskRecord> {
-  requireTasksExtension(context.client.capabilities);
+async function findTask(params: Record<string, unknown>, context: MethodContext): Promise<TaskRecord> {
   const taskId = requireString(params, 'taskId');
-  const record = await taskRuntime(handler).store.get(taskId);
+  const record = await context.server.tasks.store.get(taskId);
   // Tasks are bound to the principal that created them: another's task looks exactly like an unknown one.
   if (record === undefined || record.principal !== principalOf(context.authInfo)) throw invalidParams(`Invalid params: unknown task "${taskId}" (it never existed, or it expired)`);
   return record;
 }
 
-export const getTask: MethodEntry = {
-  available: modernOnly,
-  async handle(params, context, handler) {
-    return detailedTask(await findTask(params, context, handler));
+/** What every tasks method shares: 2026-07-28, for clients that declare the extension, routed by task id. */
+const TASK_METHOD = { kind: 'request', eras: MODERN_ONLY, clientExtensions: [TASKS_EXTENSION], routingName: 'taskId' } as const;
+
+export const getTask: RequestMethod = {
+  ...TASK_METHOD,
+  method: 'tasks/get',
+  async handle(params, context) {
+    return detailedTask(await findTask(params, context));
   },
 };
 
-export const updateTask: MethodEntry = {
-  available: modernOnly,
-  async handle(params, context, handler) {
-    const record = await findTask(params, context, handler);
+export const updateTask: RequestMethod = {
+  ...TASK_METHOD,
+  method: 'tasks/update',
+  async handle(params, context) {
+    const record = await findTask(params, context);
     const responses = optionalObject(params, 'inputResponses') ?? {};
-    const runtime = taskRuntime(handler);
+    const runtime = context.server.tasks;
     const live = runtime.live(record.taskId);
     if (live === undefined || TERMINAL_STATUSES.has(record.status)) return {};
     let answered = false;
@@ -46,10 +50,11 @@ export const updateTask: MethodEntry = {
   },
 };
 
-export const cancelTask: MethodEntry = {
-  available: modernOnly,
-  async handle(params, context, handler) {
-    await taskRuntime(handler).cancel(await findTask(params, context, handler));
+export const cancelTask: RequestMethod = {
+  ...TASK_METHOD,
+  method: 'tasks/cancel',
+  async handle(params, context) {
+    await context.server.tasks.cancel(await findTask(params, context));
     return {};
   },
 };

@@ -7,11 +7,10 @@ import { ErrorCode, isJsonRpcProtocolError, JsonRpcProtocolError } from '../../j
 import { MemoryTaskStore, TaskLimitError, TERMINAL_STATUSES, type TaskInputRequest, type TaskPatch, type TaskRecord, type TaskStore } from '../../stores/tasks.js';
 import { LazyAbort } from '../abort.js';
 import { RequestContext, type ClientRequestOptions, type InputBroker } from '../context.js';
-import type { McpProtocolHandlerDeps } from '../deps.js';
+import type { Logger, ProtocolOptions } from '../deps.js';
 import { mapError } from '../error-map.js';
 import { MissingClientCapabilityError } from '../errors.js';
-import type { McpProtocolHandler } from '../handler.js';
-import type { ClientCapabilities, CreateMessageParams, ElicitParams, ServerCapabilities } from '../types.js';
+import type { ClientCapabilities, CreateMessageParams, ElicitParams } from '../types.js';
 import { isPlainObject } from '../../jsonrpc/message.js';
 import { ownerOf } from '../owner.js';
 import { principalOf } from '../principal.js';
@@ -92,14 +91,14 @@ const KIND: Record<string, string> = { 'elicitation/create': 'elicitation', 'sam
 export class TaskRuntime {
   readonly store: TaskStore;
   readonly #live = new Map<string, LiveTask>();
-  readonly #deps: McpProtocolHandlerDeps;
+  readonly #logger: Logger | undefined;
 
   readonly inputTimeoutMs: number;
 
-  constructor(deps: McpProtocolHandlerDeps) {
-    this.#deps = deps;
-    this.store = deps.options?.taskStore ?? new MemoryTaskStore();
-    this.inputTimeoutMs = deps.options?.taskInputTimeoutMs ?? DEFAULT_TASK_INPUT_TIMEOUT_MS;
+  constructor(options: ProtocolOptions, logger: Logger | undefined) {
+    this.#logger = logger;
+    this.store = options.taskStore ?? new MemoryTaskStore();
+    this.inputTimeoutMs = options.taskInputTimeoutMs ?? DEFAULT_TASK_INPUT_TIMEOUT_MS;
   }
 
   live(taskId: string): LiveTask | undefined {
@@ -131,7 +130,7 @@ export class TaskRuntime {
   }
 
   #logged(write: Promise<void>): void {
-    write.catch((error: unknown) => this.#deps.logger?.error?.('mcpkit: task store update failed', error));
+    write.catch((error: unknown) => this.#logger?.error?.('mcpkit: task store update failed', error));
   }
 
   /** Publishes what the task waits for: input_required with the pending keys, or working again. */
@@ -192,7 +191,7 @@ export class TaskRuntime {
   }
 
   /** The handler settled: the task ends completed or failed (a cancelled or timed-out task stays as it is). */
-  settle(taskId: string, live: LiveTask, outcome: { result: unknown } | { error: unknown }, handler: McpProtocolHandler): Promise<void> {
+  settle(taskId: string, live: LiveTask, outcome: { result: unknown } | { error: unknown }): Promise<void> {
     if (this.#live.get(taskId) !== live) return Promise.resolve();
     this.#live.delete(taskId);
     // Questions the handler left unanswered stop counting toward the timeout.
@@ -203,7 +202,7 @@ export class TaskRuntime {
         const result = isPlainObject(outcome.result) ? { ...outcome.result, resultType: 'complete' } : { resultType: 'complete' };
         return { status: 'completed', result, inputRequests: undefined };
       }
-      const mapped = mapError(outcome.error, handler, undefined, 'tools/call');
+      const mapped = mapError(outcome.error, this.#logger, undefined, 'tools/call');
       const error = isJsonRpcProtocolError(mapped)
         ? { code: mapped.code, message: mapped.message, ...(mapped.data !== undefined && { data: mapped.data }) }
         : { code: ErrorCode.InternalError, message: 'Internal error' };
@@ -231,17 +230,6 @@ export class TaskRuntime {
     }
     await this.write(record.taskId, live, () => ({ status: 'cancelled', inputRequests: undefined }));
   }
-}
-
-const runtimes = new WeakMap<McpProtocolHandlerDeps, TaskRuntime>();
-
-export function taskRuntime(handler: McpProtocolHandler): TaskRuntime {
-  let runtime = runtimes.get(handler.deps);
-  if (runtime === undefined) {
-    runtime = new TaskRuntime(handler.deps);
-    runtimes.set(handler.deps, runtime);
-  }
-  return runtime;
 }
 
 /** The fields every wire form of a task carries. */
@@ -290,14 +278,13 @@ function throughRequest(context: RequestContext, method: string, params: Record<
 export async function callToolAsTask(
   options: ToolTaskOptions,
   context: RequestContext,
-  handler: McpProtocolHandler,
+  runtime: TaskRuntime,
   run: (ctx: RequestContext) => Promise<unknown>,
 ): Promise<unknown> {
   if (!clientDeclaresTasks(context.client.capabilities)) {
     if (options.task === 'required') requireTasksExtension(context.client.capabilities);
     return run(context);
   }
-  const runtime = taskRuntime(handler);
   const abort = new LazyAbort();
   let task: { record: TaskRecord; live: LiveTask } | undefined;
   const broker: InputBroker = {
@@ -338,7 +325,7 @@ export async function callToolAsTask(
   else requestSignal.addEventListener('abort', onRequestAbort, { once: true });
   const settleInBackground = (outcome: { result: unknown } | { error: unknown }): void => {
     requestSignal.removeEventListener('abort', onRequestAbort);
-    if (task !== undefined) void runtime.settle(task.record.taskId, task.live, outcome, handler);
+    if (task !== undefined) void runtime.settle(task.record.taskId, task.live, outcome);
   };
 
   if (options.taskStart === 'immediate') {
@@ -368,20 +355,4 @@ export async function callToolAsTask(
       },
     );
   });
-}
-
-const discovered = new WeakMap<object, { version: number; view: { base: ServerCapabilities; caps: ServerCapabilities } }>();
-
-/**
- * The capabilities `server/discover` declares: with the tasks extension once some
- * tool supports tasks. `initialize` (legacy) never declares it.
- */
-export function withTasksExtension(capabilities: ServerCapabilities, handler: McpProtocolHandler): ServerCapabilities {
-  const tools = handler.deps.tools;
-  const hit = discovered.get(tools);
-  if (hit !== undefined && hit.version === tools.version && hit.view.base === capabilities) return hit.view.caps;
-  const supported = tools.list().some((tool) => taskOptionsOf(tool) !== undefined);
-  const caps = supported ? { ...capabilities, extensions: { ...capabilities.extensions, [TASKS_EXTENSION]: {} } } : capabilities;
-  discovered.set(tools, { version: tools.version, view: { base: capabilities, caps } });
-  return caps;
 }

@@ -8,7 +8,8 @@ import type { JsonRpcMessage } from '../../jsonrpc/message.js';
 import type { EventStore } from '../../stores/contracts.js';
 import type { EngineContext } from './context.js';
 import { badRequest, httpError, methodNotAllowed, missingSession, sessionNotFound } from './errors.js';
-import { acceptedTypes, ASSUMED_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS } from './headers.js';
+import { acceptedTypes, ASSUMED_PROTOCOL_VERSION } from './headers.js';
+import { paramsEra } from '../../protocol/wire/era.js';
 import { definesSsePriming } from '../../protocol/versions.js';
 import { checkProtocolVersion } from './post.js';
 import type { HttpSession } from './sessions.js';
@@ -24,7 +25,7 @@ export async function handleGet(ctx: EngineContext, request: HttpRequest, authIn
   const id = request.headers['mcp-session-id'];
   if (id === undefined) {
     const version = request.headers['mcp-protocol-version'];
-    if (version !== undefined && !LEGACY_PROTOCOL_VERSIONS.includes(version)) return methodNotAllowed('GET', 'POST');
+    if (paramsEra(undefined, version) === 'modern') return methodNotAllowed('GET', 'POST');
     return missingSession();
   }
   const session = await ctx.sessions.get(id, authInfo);

@@ -1,19 +1,13 @@
 /** Header rules of Streamable HTTP: media types, protocol versions, ids. */
 
-import { DEFAULT_HTTP_VERSION, LEGACY_VERSIONS, SUPPORTED_VERSIONS } from '../../protocol/versions.js';
+import { DEFAULT_HTTP_VERSION, SUPPORTED_VERSIONS } from '../../protocol/versions.js';
 
 // The revision table lives in the protocol layer; these are its HTTP-facing names.
-/** Revisions that use `initialize` and (over HTTP) sessions. */
-export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = LEGACY_VERSIONS;
-
 /** Every revision mcpkit serves. */
 export const DEFAULT_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_VERSIONS;
 
 /** What a request without `MCP-Protocol-Version` is taken to speak (2025-06-18 §Protocol Version Header). */
 export const ASSUMED_PROTOCOL_VERSION: string = DEFAULT_HTTP_VERSION;
-
-/** The `_meta` key that marks a modern (2026-07-28) request. */
-export { META_PROTOCOL_VERSION as PROTOCOL_VERSION_META_KEY } from '../../protocol/meta-keys.js';
 
 export interface AcceptedTypes {
   json: boolean;
@@ -70,16 +64,6 @@ export function isJsonContentType(contentType: string | undefined): boolean {
 function parseJsonType(contentType: string): boolean {
   const semi = contentType.indexOf(';');
   return (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase() === 'application/json';
-}
-
-/** Session ids are visible ASCII only (0x21–0x7E), and of sane length. */
-export function isValidSessionId(id: string): boolean {
-  if (id.length === 0 || id.length > 256) return false;
-  for (let i = 0; i < id.length; i++) {
-    const c = id.charCodeAt(i);
-    if (c < 0x21 || c > 0x7e) return false;
-  }
-  return true;
 }
 
 /** A cryptographically random session id (a UUID: visible ASCII). */

@@ -1,6 +1,6 @@
 /**
  * POST on the MCP endpoint, as a pipeline of named steps:
- * validate headers → find session → parse → route → validate modern request → dispatch.
+ * validate headers → find session → parse → route → dispatch.
  * Each step either hands its result to the next or answers with an HTTP error.
  */
 import type { JsonRpcId } from '../../jsonrpc/message.js';
@@ -15,13 +15,9 @@ import {
   sessionNotFound,
   UnsupportedProtocolVersion,
 } from './errors.js';
-import {
-  acceptedTypes,
-  ASSUMED_PROTOCOL_VERSION,
-  isJsonContentType,
-  LEGACY_PROTOCOL_VERSIONS,
-  PROTOCOL_VERSION_META_KEY,
-} from './headers.js';
+import { acceptedTypes, ASSUMED_PROTOCOL_VERSION, isJsonContentType } from './headers.js';
+import { methodFacts } from '../../protocol/methods/index.js';
+import { payloadEra } from '../../protocol/wire/era.js';
 import { HttpSession, refusedSession, tooManyRequests } from './sessions.js';
 import { ErrorCode } from '../../jsonrpc/errors.js';
 import type { HttpRequest, HttpResponse } from './types.js';
@@ -52,7 +48,7 @@ export async function handlePost(ctx: EngineContext, request: HttpRequest, authI
 
   let routed: CallTarget | HttpResponse;
   try {
-    const target = route(ctx, request, found.session, shape, authInfo);
+    const target = route(ctx, request, found.session, payload, shape, authInfo);
     routed = target instanceof Promise ? await target : target;
   } catch (error) {
     release();
@@ -63,14 +59,6 @@ export async function handlePost(ctx: EngineContext, request: HttpRequest, authI
     return routed;
   }
 
-  if (routed.modern) {
-    const invalid = validateModernRequest(request, payload);
-    if (invalid !== undefined) {
-      release();
-      return invalid;
-    }
-  }
-
   const versionHeader = request.headers['mcp-protocol-version'];
   return new PostCall(ctx, request, routed).run({
     payload,
@@ -79,8 +67,8 @@ export async function handlePost(ctx: EngineContext, request: HttpRequest, authI
     protocolVersion: routed.modern ? versionHeader : (versionHeader ?? ASSUMED_PROTOCOL_VERSION),
     authInfo,
     release,
-    // A listen stream is a stream even when every other answer is JSON.
-    streamOnly: routed.modern && shape.method === 'subscriptions/listen',
+    // A streaming method (subscriptions/listen) answers on a stream even when every other answer is JSON.
+    streamOnly: routed.modern && methodFacts(shape.method)?.streams === true,
   });
 }
 
@@ -136,39 +124,23 @@ interface PayloadShape {
   /** The id of a single request (to echo in errors). */
   id: JsonRpcId | undefined;
   hasRequest: boolean;
-  /** Carries `_meta["io.modelcontextprotocol/protocolVersion"]`. */
-  modernMeta: boolean;
 }
 
 /** Looks at the payload only as far as routing needs; the protocol handler validates it. */
 function peek(payload: unknown): PayloadShape {
   if (Array.isArray(payload)) {
-    let hasRequest = false;
-    let modernMeta = false;
-    for (const item of payload) {
-      if (isRequestLike(item)) hasRequest = true;
-      if (hasModernMeta(item)) modernMeta = true;
-    }
-    return { method: undefined, id: undefined, hasRequest, modernMeta };
+    return { method: undefined, id: undefined, hasRequest: payload.some(isRequestLike) };
   }
-  if (typeof payload !== 'object' || payload === null) return { method: undefined, id: undefined, hasRequest: false, modernMeta: false };
+  if (typeof payload !== 'object' || payload === null) return { method: undefined, id: undefined, hasRequest: false };
   const message = payload as Record<string, unknown>;
   const method = typeof message['method'] === 'string' ? message['method'] : undefined;
   const rawId = message['id'];
   const id = typeof rawId === 'string' || typeof rawId === 'number' ? rawId : undefined;
-  return { method, id, hasRequest: isRequestLike(payload), modernMeta: hasModernMeta(payload) };
+  return { method, id, hasRequest: isRequestLike(payload) };
 }
 
 function isRequestLike(value: unknown): boolean {
   return typeof value === 'object' && value !== null && 'method' in value && 'id' in value;
-}
-
-function hasModernMeta(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const params = (value as { params?: unknown }).params;
-  if (typeof params !== 'object' || params === null) return false;
-  const meta = (params as { _meta?: unknown })._meta;
-  return typeof meta === 'object' && meta !== null && PROTOCOL_VERSION_META_KEY in meta;
 }
 
 /**
@@ -180,12 +152,13 @@ function route(
   ctx: EngineContext,
   request: HttpRequest,
   session: HttpSession | undefined,
+  payload: unknown,
   shape: PayloadShape,
   authInfo: AuthInfo | undefined,
 ): CallTarget | HttpResponse | Promise<CallTarget | HttpResponse> {
   if (session !== undefined) return { connection: session.connection, session, modern: false, opensSession: false };
-  const version = request.headers['mcp-protocol-version'];
-  const modern = shape.modernMeta || (version !== undefined && !LEGACY_PROTOCOL_VERSIONS.includes(version));
+  // The same rule the protocol serves by (one classifier for both).
+  const modern = payloadEra(payload, request.headers['mcp-protocol-version']) === 'modern';
   if (modern || ctx.stateless) return ctx.sharedTarget(modern);
   if (shape.method === 'initialize' && shape.hasRequest) return openSession(ctx, request, shape, authInfo);
   return missingSession(shape.id);
@@ -195,14 +168,4 @@ async function openSession(ctx: EngineContext, request: HttpRequest, shape: Payl
   const opened = await ctx.sessions.open('streamable', ctx.factory, request, authInfo);
   if (!(opened instanceof HttpSession)) return refusedSession(ctx.sessions, opened, shape.id);
   return { connection: opened.connection, session: opened, modern: false, opensSession: true };
-}
-
-/**
- * Step: transport-only checks of a modern request before dispatch. None today:
- * `_meta`, versions and the SEP-2243 header↔body checks (Mcp-Method, Mcp-Name,
- * Mcp-Param-*) need the method table, so the protocol handler runs them in the
- * spec's order from `requestInfo.headers`; their errors map to 400/404 here.
- */
-function validateModernRequest(_request: HttpRequest, _payload: unknown): HttpResponse | undefined {
-  return undefined;
 }

@@ -1,0 +1,18 @@
+import type { InputBroker } from '../context.js';
+import type { ClientCapabilities, Implementation, LoggingLevel } from '../types.js';
+import type { ProtocolVersion } from '../versions.js';
+import type { Era, MethodFacts } from '../wire/method-facts.js';
+import type { ServerScope } from './server-scope.js';
+
+/** Who is asking, in which revision: one shape for both eras (a negotiated SessionScope is one). */
+export interface EraInfo {
+  readonly era: Era;
+  readonly version: ProtocolVersion;
+  /** `ctx.client`: who is asking, and what it declared. */
+  readonly client: { readonly info: Implementation | undefined; readonly capabilities: ClientCapabilities };
+  readonly logLevel: LoggingLevel | undefined;
+  /** Modern requests carry out client requests as Multi Round-Trip Requests. */
+  readonly broker: InputBroker | undefined;
+  /** Reshapes a method's result for this revision. */
+  finalize(method: MethodFacts, result: unknown, server: ServerScope): unknown;
+}

@@ -1,0 +1,30 @@
+/** Which era a message belongs to: `initialize`-based revisions, or 2026-07-28 with per-request `_meta`. */
+export type Era = 'legacy' | 'modern';
+
+/**
+ * The declarative facts of one MCP method, read by the dispatcher and by the
+ * HTTP engine alike (one table, `methods/table.ts`, holds them for every method).
+ */
+export interface MethodFacts {
+  /** The JSON-RPC method name. */
+  readonly method: string;
+  readonly kind: 'request' | 'notification';
+  /** The eras the method exists in; in any other it is -32601. */
+  readonly eras: readonly Era[];
+  /** 2026-07-28 results carry `ttlMs` and `cacheScope`. */
+  readonly cacheable?: boolean;
+  /** Handlers may ask the client for input (`ctx.elicit/sample/listRoots`): on 2026-07-28 as a Multi Round-Trip Request. */
+  readonly asksClient?: boolean;
+  /** The params field `Mcp-Name` mirrors (2026-07-28 HTTP routing headers). */
+  readonly routingName?: 'name' | 'uri' | 'taskId';
+  /** Answered on a stream that stays open (HTTP: always SSE). */
+  readonly streams?: boolean;
+  /** Where the result carries content blocks older revisions may not know (replaced by text for them). */
+  readonly downgrade?: 'content' | 'messages';
+  /** False for requests the client may not cancel (`initialize`): they are not tracked. */
+  readonly cancellable?: boolean;
+}
+
+export const LEGACY_ONLY: readonly Era[] = Object.freeze(['legacy']);
+export const MODERN_ONLY: readonly Era[] = Object.freeze(['modern']);
+export const BOTH_ERAS: readonly Era[] = Object.freeze(['legacy', 'modern']);
