@@ -77,7 +77,8 @@ export { MemoryTaskStore, TaskLimitError, type MemoryTaskStoreOptions, type Task
 
 // Authoring
 export { McpServer, type McpServerConfig } from './server/server.js';
-export type { PromptConfig, PromptReturn, RegisteredHandle, ResourceConfig, ResourceReturn, ResourceTemplateConfig, ToolConfig, ToolHandler, ToolReturn, UiHtml, UiResourceConfig } from './server/authoring.js';
+export type { PromptArgs, PromptConfig, PromptHandler, PromptReturn, RegisteredHandle, ResourceConfig, ResourceReturn, ResourceTemplateConfig, TemplateReader, ToolConfig, ToolHandler, ToolReturn, UiHtml, UiResourceConfig } from './server/authoring.js';
+export type { TemplateVariables } from './registries/template-variables.js';
 
 // MCP Apps (io.modelcontextprotocol/ui)
 export { MCP_APP_MIME_TYPE, UI_EXTENSION_ID } from './apps/ui.js';

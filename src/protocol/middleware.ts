@@ -1,14 +1,14 @@
-import type { McpToolResult } from '../registries/types.js';
+import type { McpToolResult, PromptDescription, ResourceDescription, ResourceTemplateDescription, ToolDescription } from '../registries/types.js';
 import type { RequestContext } from './context.js';
 
 /** Params and results of the methods middleware most often touches; others are loosely typed. */
 export interface MethodTypes {
-  'tools/list': { params: { cursor?: string }; result: { tools: Record<string, unknown>[]; nextCursor?: string } };
+  'tools/list': { params: { cursor?: string }; result: { tools: ToolDescription[]; nextCursor?: string } };
   'tools/call': { params: { name: string; arguments?: Record<string, unknown> }; result: McpToolResult };
-  'resources/list': { params: { cursor?: string }; result: { resources: Record<string, unknown>[]; nextCursor?: string } };
-  'resources/templates/list': { params: { cursor?: string }; result: { resourceTemplates: Record<string, unknown>[]; nextCursor?: string } };
+  'resources/list': { params: { cursor?: string }; result: { resources: ResourceDescription[]; nextCursor?: string } };
+  'resources/templates/list': { params: { cursor?: string }; result: { resourceTemplates: ResourceTemplateDescription[]; nextCursor?: string } };
   'resources/read': { params: { uri: string }; result: { contents: Record<string, unknown>[] } };
-  'prompts/list': { params: { cursor?: string }; result: { prompts: Record<string, unknown>[]; nextCursor?: string } };
+  'prompts/list': { params: { cursor?: string }; result: { prompts: PromptDescription[]; nextCursor?: string } };
   'prompts/get': { params: { name: string; arguments?: Record<string, string> }; result: { description?: string; messages: unknown[] } };
 }
 

@@ -123,6 +123,19 @@ export interface McpTool<TInput = unknown, TContext = unknown> {
   execute(input: TInput, context: TContext): Promise<McpToolResult> | McpToolResult;
 }
 
+/** A tool as `tools/list` shows it (what middleware on `tools/list` sees and may filter). */
+export interface ToolDescription {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  execution?: Record<string, unknown>;
+  _meta?: Meta;
+}
+
 /** What a resource read returns: one contents object (seed shape) or several. */
 export type McpResourceContent = ResourceContents | { uri?: string; mimeType?: string; text: string; _meta?: Meta } | { uri?: string; mimeType?: string; blob: string; _meta?: Meta };
 
@@ -150,7 +163,7 @@ export interface McpResourceTemplate<TContext = unknown> {
   annotations?: Annotations;
   _meta?: Meta;
   /** Completers for template variables, by variable name. */
-  complete?: Record<string, Completer<TContext>>;
+  complete?: { readonly [name: string]: Completer<TContext> | undefined };
   /** OAuth scopes a caller needs (HTTP `auth`): without them the call gets a 403 step-up challenge. */
   scopes?: readonly string[];
   read(uri: string, variables: Record<string, string | string[]>, context: TContext): Promise<McpReadResult> | McpReadResult;
@@ -161,6 +174,28 @@ export interface McpPromptArgument {
   title?: string;
   description?: string;
   required?: boolean;
+}
+
+/** A resource template as `resources/templates/list` shows it. */
+export interface ResourceTemplateDescription {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  icons?: Icon[];
+  annotations?: Annotations;
+  _meta?: Meta;
+}
+
+/** A prompt as `prompts/list` shows it. */
+export interface PromptDescription {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: readonly McpPromptArgument[];
+  icons?: Icon[];
+  _meta?: Meta;
 }
 
 export interface McpPromptMessage {
@@ -176,7 +211,7 @@ export interface McpPrompt<TContext = unknown> {
   icons?: Icon[];
   _meta?: Meta;
   /** Completers for arguments, by argument name. */
-  complete?: Record<string, Completer<TContext>>;
+  complete?: { readonly [name: string]: Completer<TContext> | undefined };
   /** OAuth scopes a caller needs (HTTP `auth`): without them the call gets a 403 step-up challenge. */
   scopes?: readonly string[];
   get(args: Record<string, string> | undefined, context: TContext): Promise<readonly McpPromptMessage[]> | readonly McpPromptMessage[];

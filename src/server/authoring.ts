@@ -14,6 +14,7 @@ import type {
   ToolAnnotations,
 } from '../registries/types.js';
 import { kindOf, RegistrationError } from '../registries/checks.js';
+import type { TemplateVariables } from '../registries/template-variables.js';
 import { compileSchema, isStandardSchema, SchemaConversionError, type CompiledSchema, type InferOutput, type SchemaInput } from '../schema/index.js';
 import { toCallToolResult } from './results.js';
 import { checkUiUri, MCP_APP_MIME_TYPE, UI_EXTENSION_ID, uiResourceMeta, uiToolMeta, withUiMeta, type ToolApp, type UiResourceMeta } from '../apps/ui.js';
@@ -82,19 +83,42 @@ export interface ResourceConfig {
   scopes?: readonly string[];
 }
 
-export interface ResourceTemplateConfig extends Omit<ResourceConfig, 'size'> {
+export interface ResourceTemplateConfig<T extends string = string> extends Omit<ResourceConfig, 'size'> {
   /** Completers for template variables, by variable name. */
-  complete?: Record<string, Completer<RequestContext>>;
+  complete?: { [K in keyof TemplateVariables<T> & string]?: Completer<RequestContext> };
 }
 
-export interface PromptConfig {
+/** A template reader: `variables` is typed from the template (`'city://{name}'` gives `{ name: string }`). */
+export type TemplateReader<T extends string = string> = (
+  uri: string,
+  variables: TemplateVariables<T>,
+  ctx: RequestContext,
+) => ResourceReturn | Promise<ResourceReturn>;
+
+type ArgumentName<A> = A extends { readonly name: infer N extends string } ? N : never;
+type RequiredName<A> = A extends { readonly name: infer N extends string; readonly required: true } ? N : never;
+
+/**
+ * A prompt's arguments typed from its declaration: a `required: true` argument is a `string`,
+ * any other is optional (`string | undefined`). Undeclared names give `Record<string, string>`.
+ */
+export type PromptArgs<A extends readonly McpPromptArgument[]> = string extends ArgumentName<A[number]>
+  ? Record<string, string>
+  : { [N in RequiredName<A[number]>]: string } & { [N in Exclude<ArgumentName<A[number]>, RequiredName<A[number]>>]?: string | undefined };
+
+export type PromptHandler<A extends readonly McpPromptArgument[] = readonly McpPromptArgument[]> = (
+  args: PromptArgs<A>,
+  ctx: RequestContext,
+) => PromptReturn | Promise<PromptReturn>;
+
+export interface PromptConfig<A extends readonly McpPromptArgument[] = readonly McpPromptArgument[]> {
   title?: string;
   description?: string;
-  arguments?: McpPromptArgument[];
+  arguments?: A;
   icons?: Icon[];
   _meta?: Meta;
   /** Completers for arguments, by argument name. */
-  complete?: Record<string, Completer<RequestContext>>;
+  complete?: { [N in ArgumentName<A[number]>]?: Completer<RequestContext> };
   /** OAuth scopes a caller needs over HTTP with `auth` (docs/auth.md); without them: 403 and step-up. */
   scopes?: readonly string[];
 }
@@ -338,11 +362,11 @@ export abstract class Authoring {
   }
 
   /** Registers an RFC 6570 resource template; the reader gets the matched variables. */
-  resourceTemplate(
-    uriTemplate: string,
-    config: ResourceTemplateConfig,
-    reader: (uri: string, variables: Record<string, string | string[]>, ctx: RequestContext) => ResourceReturn | Promise<ResourceReturn>,
-  ): RegisteredHandle<ResourceTemplateConfig, typeof reader> {
+  resourceTemplate<const T extends string>(
+    uriTemplate: T,
+    config: ResourceTemplateConfig<T>,
+    reader: TemplateReader<T>,
+  ): RegisteredHandle<ResourceTemplateConfig<T>, TemplateReader<T>> {
     checkCall('server.resourceTemplate', TEMPLATE_SIGNATURE, uriTemplate, config, reader);
     let current = { config, reader };
     const build = (first: boolean): void => {
@@ -352,7 +376,8 @@ export abstract class Authoring {
         ...(c.scopes !== undefined && { scopes: checkedScopes(c.scopes, `resource template "${uriTemplate}"`) }),
         uriTemplate,
         name: c.name ?? uriTemplate,
-        read: async (uri: string, vars: Record<string, string | string[]>, ctx: RequestContext) => toReadResult(uri, c.mimeType, await r(uri, vars, ctx)),
+        // The matcher yields exactly the variables TemplateVariables<T> describes.
+        read: async (uri: string, vars: Record<string, string | string[]>, ctx: RequestContext) => toReadResult(uri, c.mimeType, await r(uri, vars as TemplateVariables<T>, ctx)),
       };
       if (first) this.resources.templates.register(template);
       else this.resources.templates.update(template);
@@ -366,16 +391,16 @@ export abstract class Authoring {
   }
 
   /** Registers a prompt; declared required arguments are checked before the handler runs. */
-  prompt(
+  prompt<const A extends readonly McpPromptArgument[] = readonly McpPromptArgument[]>(
     name: string,
-    config: PromptConfig,
-    handler: (args: Record<string, string>, ctx: RequestContext) => PromptReturn | Promise<PromptReturn>,
-  ): RegisteredHandle<PromptConfig, typeof handler> {
+    config: PromptConfig<A>,
+    handler: PromptHandler<A>,
+  ): RegisteredHandle<PromptConfig<A>, PromptHandler<A>> {
     checkCall('server.prompt', PROMPT_SIGNATURE, name, config, handler);
     let current = { config, handler };
     const build = (first: boolean): void => {
       const { config: c, handler: h } = current;
-      const prompt = { ...c, ...(c.scopes !== undefined && { scopes: checkedScopes(c.scopes, `prompt "${name}"`) }), name, get: async (args: Record<string, string> | undefined, ctx: RequestContext) => toMessages(await h(args ?? {}, ctx)) };
+      const prompt = { ...c, ...(c.scopes !== undefined && { scopes: checkedScopes(c.scopes, `prompt "${name}"`) }), name, get: async (args: Record<string, string> | undefined, ctx: RequestContext) => toMessages(await h((args ?? {}) as PromptArgs<A>, ctx)) };
       if (first) this.prompts.register(prompt);
       else this.prompts.update(prompt);
     };

@@ -1,0 +1,80 @@
+/**
+ * scripts/check-snippets.mjs as CI runs it: a documented snippet that does not type-check
+ * strict against mcpkit's source fails with the doc's line; declarations above a fence and a
+ * skip with a reason are honoured; the repository's README and docs/ pass.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const SCRIPT = fileURLToPath(new URL('../../scripts/check-snippets.mjs', import.meta.url));
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function check(markdown?: string): { status: number | null; out: string } {
+  const docs: string[] = [];
+  if (markdown !== undefined) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'check-snippets-'));
+    dirs.push(dir);
+    fs.writeFileSync(path.join(dir, 'guide.md'), markdown);
+    docs.push(path.join(dir, 'guide.md'));
+  }
+  const run = spawnSync(process.execPath, [SCRIPT, ...docs], { encoding: 'utf8' });
+  return { status: run.status, out: run.stdout + run.stderr };
+}
+
+// One guide holding every case, checked in one run (a run type-checks src/: seconds each).
+const GUIDE = [
+  '# Guide', // 1
+  '```ts',
+  "server.resourceTemplate('city://{name}', {}, (_uri, { town }) => town);", // 3: not a variable
+  '```',
+  '```ts',
+  'handler();', // 6: undefined name
+  '```',
+  '```ts',
+  "server.prompt('p', { arguments: [{ name: 'a', required: true }, { name: 'b' }] }, ({ a, b }) => a + b.length);", // 9
+  '```',
+  '<!-- snippet: declare function run(s: unknown): void; -->',
+  '```ts',
+  'run(server);',
+  '```',
+  '<!-- snippet: skip (pseudo-code) -->',
+  '```ts',
+  'this is not TypeScript',
+  '```',
+].join('\n');
+
+describe('check-snippets', () => {
+  let fixture: { status: number | null; out: string };
+  beforeAll(() => {
+    fixture = check(GUIDE);
+  }, 60_000);
+
+  it('fails on an undefined name or a variable the template lacks, at the line in the doc', () => {
+    expect(fixture.status).toBe(1);
+    expect(fixture.out).toMatch(/guide\.md:3: TS2339 Property 'town' does not exist on type '\{ name: string; \}'/);
+    expect(fixture.out).toMatch(/guide\.md:6: TS2304 Cannot find name 'handler'/);
+  });
+
+  it('type-checks against the source: an optional prompt argument may be undefined', () => {
+    expect(fixture.out).toMatch(/guide\.md:9: TS18048 'b' is possibly 'undefined'/);
+  });
+
+  it('honours declarations and a skip with a reason above the fence', () => {
+    expect(fixture.out).toContain('check-snippets: 3 error(s)');
+    expect(fixture.out).toContain('(pseudo-code)');
+  });
+
+  it('passes on the README and docs/', () => {
+    const { status, out } = check();
+    expect(out).toMatch(/check-snippets: \d+ snippets type-check strict/);
+    expect(status).toBe(0);
+  }, 60_000);
+});
