@@ -36,8 +36,10 @@ describe('resourceTemplate variables', () => {
 
   it('completers are keyed by the template variables', () => {
     server.resourceTemplate('users://{id}', { complete: { id: () => ['1'] } }, () => '');
-    // @ts-expect-error: `user` is not a variable of the template
-    server.resourceTemplate('users://{id}', { complete: { user: () => ['1'] } }, () => '');
+    // Checked by the compiler only (registering it would throw as a duplicate).
+    const _typo = (): unknown =>
+      // @ts-expect-error: `user` is not a variable of the template
+      server.resourceTemplate('users://{id}', { complete: { user: () => ['1'] } }, () => '');
   });
 });
 
@@ -55,8 +57,9 @@ describe('prompt arguments', () => {
       expectTypeOf(args).toEqualTypeOf<Record<string, string>>();
       return '';
     });
-    // @ts-expect-error: `lang` is not a declared argument
-    server.prompt('typo', { arguments: [{ name: 'language' }], complete: { lang: () => [] } }, () => '');
+    const _typo = (): unknown =>
+      // @ts-expect-error: `lang` is not a declared argument
+      server.prompt('typo', { arguments: [{ name: 'language' }], complete: { lang: () => [] } }, () => '');
   });
 });
 
