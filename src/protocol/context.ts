@@ -1,3 +1,4 @@
+import type { ClientView } from './extensions.js';
 import type { JsonRpcId } from '../jsonrpc/message.js';
 import { accessTokenOf } from './access-token.js';
 import type { AuthInfo, MessageSink, RequestInfo } from './connection.js';
@@ -7,12 +8,10 @@ import { MissingClientCapabilityError } from './errors.js';
 import { shouldLog } from './logging.js';
 import { traceClientRequest, tracingClientRequests } from './observability/channels.js';
 import type {
-  ClientCapabilities,
   CreateMessageParams,
   CreateMessageResult,
   ElicitParams,
   ElicitResult,
-  Implementation,
   ListRootsResult,
   LoggingLevel,
   ProgressToken,
@@ -51,7 +50,7 @@ export interface RequestContextInit {
   abort: LazyAbort;
   protocolVersion: ProtocolVersion;
   era: 'legacy' | 'modern';
-  client: { readonly info: Implementation | undefined; readonly capabilities: ClientCapabilities };
+  client: ClientView;
   sessionId: string | undefined;
   authInfo: AuthInfo | undefined;
   requestInfo: RequestInfo | undefined;
@@ -101,7 +100,7 @@ export class RequestContext {
   readonly method: string;
   readonly protocolVersion: ProtocolVersion;
   readonly era: 'legacy' | 'modern';
-  readonly client: { readonly info: Implementation | undefined; readonly capabilities: ClientCapabilities };
+  readonly client: ClientView;
   readonly sessionId: string | undefined;
   readonly authInfo: AuthInfo | undefined;
   readonly requestInfo: RequestInfo | undefined;

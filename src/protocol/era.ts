@@ -1,3 +1,4 @@
+import { ClientView, NO_CLIENT } from './extensions.js';
 import { JsonRpcProtocolError } from '../jsonrpc/errors.js';
 import { isPlainObject } from '../jsonrpc/message.js';
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION } from './meta-keys.js';
@@ -10,7 +11,7 @@ import { checkStandardHeaders } from './routing-headers.js';
 import type { EraInfo } from './scopes/era-info.js';
 import type { ServerScope } from './scopes/server-scope.js';
 import { finalizerFor, type SessionScope } from './scopes/session-scope.js';
-import type { ClientCapabilities, Implementation } from './types.js';
+import type { Implementation } from './types.js';
 import { isLegacyVersion, LATEST_LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSIONS, type ProtocolVersion } from './versions.js';
 import { paramsEra } from './wire/era.js';
 import type { MethodFacts } from './wire/method-facts.js';
@@ -22,7 +23,6 @@ export interface CacheHint {
   cacheScope: 'public' | 'private';
 }
 
-const NO_CLIENT = Object.freeze({ info: undefined, capabilities: Object.freeze({}) as ClientCapabilities });
 
 /** A legacy request outside a negotiated session depends only on its revision: one frozen object per revision. */
 const SESSIONLESS: Readonly<Record<string, EraInfo>> = Object.freeze(
@@ -76,7 +76,7 @@ export function resolveEra(
   return {
     era: 'modern',
     version: metaVersion as ProtocolVersion,
-    client: { info: isPlainObject(rawInfo) ? (rawInfo as unknown as Implementation) : undefined, capabilities: meta[META_CLIENT_CAPABILITIES] },
+    client: new ClientView(isPlainObject(rawInfo) ? (rawInfo as unknown as Implementation) : undefined, meta[META_CLIENT_CAPABILITIES]),
     logLevel: isLoggingLevel(logLevel) ? logLevel : undefined,
     // Only requests that may ask the client for input (tools, prompts, resources) get a broker.
     broker: method.asksClient === true ? new MrtrBroker(server.options, method.method, params, extra.authInfo) : undefined,

@@ -5,7 +5,7 @@
  * `initialize` (legacy). Nothing here talks to the protocol.
  */
 import { MissingClientCapabilityError } from './errors.js';
-import type { ClientCapabilities } from './types.js';
+import type { ClientCapabilities, Implementation } from './types.js';
 import { kindOf, RegistrationError } from '../registries/checks.js';
 
 export type ExtensionSettings = Record<string, unknown>;
@@ -45,9 +45,17 @@ export function requireExtensions(capabilities: ClientCapabilities | undefined, 
   throw new MissingClientCapabilityError({ extensions }, missing.map((id) => `extensions["${id}"]`).join(', '));
 }
 
+export interface ExtensionOptions {
+  /**
+   * List it in legacy `initialize` capabilities too (default true). False for extensions
+   * that exist only in 2026-07-28, such as tasks: they appear in `server/discover` only.
+   */
+  legacy?: boolean;
+}
+
 /** The extensions a server declares, in declaration order. */
 export class ExtensionSet {
-  readonly #declared = new Map<string, ExtensionSettings>();
+  readonly #declared = new Map<string, { settings: ExtensionSettings; legacy: boolean }>();
   #version = 0;
 
   /** Grows on every change (the server's metadata cache key reads it). */
@@ -55,7 +63,7 @@ export class ExtensionSet {
     return this.#version;
   }
 
-  declare(id: string, settings: ExtensionSettings = {}): void {
+  declare(id: string, settings: ExtensionSettings = {}, options: ExtensionOptions = {}): void {
     checkExtensionId(id, 'server.extension()');
     if (!isObject(settings)) throw new RegistrationError(`server.extension(${JSON.stringify(id)}): settings must be a JSON object ({} for none; got ${kindOf(settings)})`);
     let json: string;
@@ -64,12 +72,13 @@ export class ExtensionSet {
     } catch (error) {
       throw new RegistrationError(`server.extension(${JSON.stringify(id)}): settings must be JSON (${(error as Error).message})`);
     }
+    const legacy = options.legacy !== false;
     const previous = this.#declared.get(id);
-    if (previous !== undefined && JSON.stringify(previous) !== json) {
-      throw new RegistrationError(`server.extension(${JSON.stringify(id)}) is already declared with other settings (${JSON.stringify(previous)}); declare it once`);
+    if (previous !== undefined && (JSON.stringify(previous.settings) !== json || previous.legacy !== legacy)) {
+      throw new RegistrationError(`server.extension(${JSON.stringify(id)}) is already declared with other settings (${JSON.stringify(previous.settings)}); declare it once`);
     }
     if (previous !== undefined) return;
-    this.#declared.set(id, JSON.parse(json) as ExtensionSettings);
+    this.#declared.set(id, { settings: JSON.parse(json) as ExtensionSettings, legacy });
     this.#version++;
   }
 
@@ -77,12 +86,29 @@ export class ExtensionSet {
     return this.#declared.has(id);
   }
 
-  get size(): number {
-    return this.#declared.size;
-  }
-
-  /** `capabilities.extensions` as the wire wants it (fresh objects). */
-  toCapabilities(): Record<string, ExtensionSettings> {
-    return Object.fromEntries([...this.#declared].map(([id, settings]) => [id, structuredClone(settings)]));
+  /** `capabilities.extensions` for one era (fresh objects), or undefined when there is none. */
+  toCapabilities(era: 'legacy' | 'modern'): Record<string, ExtensionSettings> | undefined {
+    const listed = [...this.#declared].filter(([, entry]) => era === 'modern' || entry.legacy);
+    return listed.length === 0 ? undefined : Object.fromEntries(listed.map(([id, entry]) => [id, structuredClone(entry.settings)]));
   }
 }
+
+/** `ctx.client`: who is asking and what it declared, per request (2026-07-28) or per session (legacy). */
+export class ClientView {
+  constructor(
+    readonly info: Implementation | undefined,
+    readonly capabilities: ClientCapabilities,
+  ) {}
+
+  /** Whether the client declared extension `id` (docs/extensions.md). */
+  supports(id: string): boolean {
+    return clientSupports(this.capabilities, id);
+  }
+
+  /** The client's settings for extension `id` (e.g. MCP Apps' `mimeTypes`), when it declared it. */
+  extension(id: string): ExtensionSettings | undefined {
+    return clientExtensionSettings(this.capabilities, id);
+  }
+}
+
+export const NO_CLIENT: ClientView = Object.freeze(new ClientView(undefined, Object.freeze({}) as ClientCapabilities));

@@ -8,6 +8,8 @@ export interface McpServerMetadata {
   version: string;
   protocolVersion: ProtocolVersion;
   capabilities: ServerCapabilities;
+  /** What `server/discover` declares when it differs from `capabilities` (extensions that exist only in 2026-07-28). */
+  modernCapabilities?: ServerCapabilities;
   title?: string;
   description?: string;
   websiteUrl?: string;
@@ -24,6 +26,7 @@ export interface MetadataInput {
   icons?: Icon[] | undefined;
   instructions?: string | undefined;
   capabilities: ServerCapabilities;
+  modernCapabilities?: ServerCapabilities | undefined;
   protocolVersion?: ProtocolVersion;
 }
 
@@ -35,6 +38,7 @@ export function buildServerMetadata(input: MetadataInput): McpServerMetadata {
     protocolVersion: input.protocolVersion ?? LATEST_LEGACY_VERSION,
     capabilities: input.capabilities,
   };
+  if (input.modernCapabilities !== undefined) metadata.modernCapabilities = input.modernCapabilities;
   if (input.title !== undefined) metadata.title = input.title;
   if (input.description !== undefined) metadata.description = input.description;
   if (input.websiteUrl !== undefined) metadata.websiteUrl = input.websiteUrl;

@@ -18,7 +18,8 @@ import { hasSharedStateKey, stateKeyRing } from '../protocol/request-state.js';
 import { InvalidJsonError, LineTooLongError } from '../transports/stdio.js';
 import type { McpTransport } from '../transports/transport.js';
 import { Authoring } from './authoring.js';
-import { ExtensionSet, type ExtensionSettings } from '../protocol/extensions.js';
+import { ExtensionSet, type ExtensionOptions, type ExtensionSettings } from '../protocol/extensions.js';
+import { taskOptionsOf, TASKS_EXTENSION } from '../protocol/tasks/runtime.js';
 
 export interface McpServerConfig extends ProtocolOptions {
   name: string;
@@ -114,7 +115,13 @@ export class McpServer extends Authoring implements ConnectionFactory {
     this.#bus.subscribe((event) => {
       for (const connection of this.#connections) connection.deliver(event);
     });
-    this.tools.onChange(() => this.#listChanged('tools'));
+    this.tools.onChange((change) => {
+      // The tasks extension is declared like any other, once a tool can run as a task (2026-07-28 only).
+      if (change.type !== 'removed' && !this.#extensions.has(TASKS_EXTENSION) && taskOptionsOf(this.tools.get(change.key)) !== undefined) {
+        this.#extensions.declare(TASKS_EXTENSION, {}, { legacy: false });
+      }
+      this.#listChanged('tools');
+    });
     this.resources.onChange(() => this.#listChanged('resources'));
     this.resources.templates.onChange(() => this.#listChanged('resources'));
     this.prompts.onChange(() => this.#listChanged('prompts'));
@@ -133,14 +140,17 @@ export class McpServer extends Authoring implements ConnectionFactory {
       websiteUrl: this.config.websiteUrl,
       icons: this.config.icons,
       instructions: this.config.instructions,
-      capabilities: this.#capabilities(),
+      ...this.#capabilities(),
     });
     this.#metadata = { key, value };
     return value;
   }
 
-  /** Declared exactly when available: a capability appears once something provides it. */
-  #capabilities(): ServerCapabilities {
+  /**
+   * Declared exactly when available: a capability appears once something provides it.
+   * `server/discover` also lists the extensions that exist only in 2026-07-28 (tasks).
+   */
+  #capabilities(): { capabilities: ServerCapabilities; modernCapabilities: ServerCapabilities | undefined } {
     const extra = this.config.capabilities ?? {};
     const caps: ServerCapabilities = {};
     const hasResources = this.resources.size > 0 || this.resources.templates.size > 0;
@@ -150,18 +160,23 @@ export class McpServer extends Authoring implements ConnectionFactory {
     if (hasPrompts || extra.prompts) caps.prompts = { listChanged: true, ...extra.prompts };
     caps.logging = {};
     if (hasPrompts || this.resources.templates.size > 0 || extra.completions) caps.completions = {};
-    if (this.#extensions.size > 0) caps.extensions = { ...extra.extensions, ...this.#extensions.toCapabilities() };
-    for (const [key, value] of Object.entries(extra)) if (caps[key] === undefined) caps[key] = value;
-    return caps;
+    for (const [key, value] of Object.entries(extra)) if (caps[key] === undefined && key !== 'extensions') caps[key] = value;
+    const legacy = this.#extensions.toCapabilities('legacy');
+    const modern = this.#extensions.toCapabilities('modern');
+    const withExtensions = (listed: Record<string, ExtensionSettings> | undefined): ServerCapabilities =>
+      listed === undefined && extra.extensions === undefined ? caps : { ...caps, extensions: { ...extra.extensions, ...listed } };
+    const capabilities = withExtensions(legacy);
+    const modernOnly = Object.keys(modern ?? {}).length > Object.keys(legacy ?? {}).length;
+    return { capabilities, modernCapabilities: modernOnly ? withExtensions(modern) : undefined };
   }
 
   /**
    * Declares an extension (docs/extensions.md): listed in `capabilities.extensions` of
-   * `server/discover` and of legacy `initialize`. Handlers ask whether the caller
-   * declared it too with `ctx.client.capabilities.extensions` (or a tool's `requires`).
+   * `server/discover` and (unless `legacy: false`) of legacy `initialize`. Handlers ask
+   * whether the caller declared it too with `ctx.client.supports(id)` (or a tool's `requires`).
    */
-  extension(id: string, settings: ExtensionSettings = {}): this {
-    this.#extensions.declare(id, settings);
+  extension(id: string, settings: ExtensionSettings = {}, options: ExtensionOptions = {}): this {
+    this.#extensions.declare(id, settings, options);
     return this;
   }
 

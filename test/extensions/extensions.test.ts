@@ -14,7 +14,7 @@ function server(): McpServer {
   s.extension(EXT, { regions: ['eu'] });
   s.tool('alerts', { description: 'Active alerts', requires: [EXT] }, () => 'none');
   s.tool('forecast', { description: 'Forecast; richer with the alerts extension' }, (_args, ctx) =>
-    ctx.client.capabilities.extensions?.[EXT] ? 'Sunny (no alerts)' : 'Sunny',
+    ctx.client.supports(EXT) ? `Sunny (no alerts in ${String((ctx.client.extension(EXT)?.['region'] as string | undefined) ?? 'any region')})` : 'Sunny',
   );
   return s;
 }
@@ -54,13 +54,13 @@ describe('server.extension()', () => {
     const withExt = client(server());
     await withExt.initialize({ protocolVersion: '2025-11-25', capabilities: { extensions: { [EXT]: {} } } });
     expect(await withExt.callTool('alerts', {})).toEqual({ content: [{ type: 'text', text: 'none' }] });
-    expect(await withExt.callTool('forecast', {})).toEqual({ content: [{ type: 'text', text: 'Sunny (no alerts)' }] });
+    expect(await withExt.callTool('forecast', {})).toEqual({ content: [{ type: 'text', text: 'Sunny (no alerts in any region)' }] });
   });
 
   it('the official SDK v2 client declaring the extension gets served over HTTP (2026-07-28)', async () => {
     const listener = await listen(server(), { port: 0 });
     try {
-      for (const [capabilities, text] of [[{}, 'Sunny'], [{ extensions: { [EXT]: {} } }, 'Sunny (no alerts)']] as const) {
+      for (const [capabilities, text] of [[{}, 'Sunny'], [{ extensions: { [EXT]: { region: 'eu' } } }, 'Sunny (no alerts in eu)']] as const) {
         const sdk = new Client({ name: 'sdk-v2', version: '2.4.0' }, { capabilities, versionNegotiation: { mode: 'auto' } });
         await sdk.connect(new StreamableHTTPClientTransport(new URL(listener.url)));
         expect(sdk.getServerCapabilities()?.['extensions']).toEqual({ [EXT]: { regions: ['eu'] } });
@@ -71,6 +71,18 @@ describe('server.extension()', () => {
     } finally {
       await listener.close({ graceMs: 0 });
     }
+  });
+
+  it('legacy: false lists it in server/discover only (how the tasks extension is declared)', async () => {
+    const s = new McpServer({ name: 'x', version: '1' });
+    s.extension('com.example/modern-only', {}, { legacy: false });
+    s.tool('slow', { description: 'may run as a task', task: 'optional' }, () => 'done');
+    const legacy = client(s);
+    expect((await legacy.initialize({ protocolVersion: '2025-11-25' })).capabilities['extensions']).toBeUndefined();
+    const discover = await client(s, { modern: true }).request('server/discover', { _meta: meta({}) });
+    expect((discover['capabilities'] as Record<string, unknown>)['extensions']).toEqual({ 'com.example/modern-only': {}, 'io.modelcontextprotocol/tasks': {} });
+    expect(s.hasExtension('io.modelcontextprotocol/tasks')).toBe(true);
+    expect(() => s.extension('com.example/modern-only')).toThrow(/already declared with other settings/);
   });
 
   it('refuses bad identifiers, settings and requires at registration', () => {

@@ -1,8 +1,6 @@
 import { invalidParams } from '../errors.js';
 import { isLoggingLevel } from '../logging.js';
 import { serverInfoOf } from '../metadata.js';
-import type { ServerScope } from '../scopes/server-scope.js';
-import { taskOptionsOf, TASKS_EXTENSION } from '../tasks/runtime.js';
 import type { ClientCapabilities, Implementation, ServerCapabilities } from '../types.js';
 import { negotiateLegacyVersion } from '../versions.js';
 import { LEGACY_ONLY, MODERN_ONLY } from '../wire/method-facts.js';
@@ -85,21 +83,10 @@ export const discover: RequestMethod = {
     const metadata = ctx.server.getMetadata();
     const result: Record<string, unknown> = {
       supportedVersions: ctx.server.modernVersions,
-      capabilities: withTasksExtension(metadata.capabilities, ctx.server),
+      capabilities: metadata.modernCapabilities ?? metadata.capabilities,
     };
     if (metadata.instructions !== undefined) result['instructions'] = metadata.instructions;
     return result;
   },
 };
 
-/**
- * The capabilities `server/discover` declares: with the tasks extension once some
- * tool supports tasks. `initialize` (legacy) never declares it.
- */
-function withTasksExtension(capabilities: ServerCapabilities, server: ServerScope): ServerCapabilities {
-  const tools = server.tools;
-  return server.view('discovered', tools.version, capabilities, () => {
-    const supported = tools.list().some((tool) => taskOptionsOf(tool) !== undefined);
-    return supported ? { ...capabilities, extensions: { ...capabilities.extensions, [TASKS_EXTENSION]: {} } } : capabilities;
-  });
-}

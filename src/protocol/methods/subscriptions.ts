@@ -8,6 +8,9 @@ import { SubscriptionSet } from '../subscription-set.js';
 import { revision, type ProtocolVersion } from '../versions.js';
 import { LEGACY_ONLY, MODERN_ONLY } from '../wire/method-facts.js';
 import { optionalObject, requireString, type RecordUpdate, type RequestMethod } from './shared.js';
+import { requireExtensions } from '../extensions.js';
+import { principalOf } from '../principal.js';
+import { detailedTask, TASKS_EXTENSION } from '../tasks/runtime.js';
 
 export const META_SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 
@@ -16,6 +19,8 @@ interface Filter {
   promptsListChanged?: boolean;
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
+  /** Tasks extension: notifications/tasks for these tasks. */
+  taskIds?: string[];
 }
 
 /** Throws the revision's resource-not-found error unless `uri` names a resource (static or templated). */
@@ -82,6 +87,28 @@ function honoured(server: ServerScope, requested: Record<string, unknown>): Filt
   return filter;
 }
 
+/**
+ * The tasks of `taskIds` this stream may follow: the caller's own (another principal's task
+ * looks unknown, as on tasks/get), within the same limits as resource subscriptions.
+ * A client that did not declare the tasks extension gets -32021 (SEP-2663).
+ */
+async function honouredTasks(context: MethodContext, taskIds: unknown): Promise<string[]> {
+  if (!Array.isArray(taskIds) || taskIds.some((id) => typeof id !== 'string')) throw invalidParams('Invalid params: "notifications.taskIds" must be an array of task id strings');
+  requireExtensions(context.client.capabilities, [TASKS_EXTENSION]);
+  const held = new SubscriptionSet();
+  const limits = context.server.subscriptionLimits;
+  const principal = principalOf(context.authInfo);
+  const honoured: string[] = [];
+  for (const id of taskIds as string[]) {
+    if (held.has(id)) continue;
+    const record = await context.server.tasks.store.get(id);
+    if (record === undefined || record.principal !== principal) continue;
+    held.add(id, limits);
+    if (held.has(id)) honoured.push(id);
+  }
+  return honoured;
+}
+
 function wants(filter: Filter, event: BusEvent): boolean {
   if (event.type === 'resource_updated') return filter.resourceSubscriptions?.includes(event.uri) === true;
   if (event.list === 'tools') return filter.toolsListChanged === true;
@@ -107,6 +134,7 @@ export const listen: RequestMethod = {
     const requested = optionalObject(params, 'notifications');
     if (requested === undefined) throw invalidParams('Invalid params: subscriptions/listen needs a "notifications" filter object');
     const filter = honoured(context.server, requested);
+    if (requested['taskIds'] !== undefined) filter.taskIds = await honouredTasks(context, requested['taskIds']);
     const meta = { [META_SUBSCRIPTION_ID]: context.requestId };
     await context.notify('notifications/subscriptions/acknowledged', { notifications: filter, _meta: meta });
     const bus = context.server.bus;
@@ -118,8 +146,13 @@ export const listen: RequestMethod = {
         const body = event.type === 'resource_updated' ? { uri: event.uri, _meta: meta } : { _meta: meta };
         context.notify(method, body).catch(() => undefined);
       });
+      // Each status change carries the whole task, as tasks/get would show it then.
+      const unwatch = (filter.taskIds ?? []).map((id) =>
+        context.server.tasks.watch(id, (record) => void context.notify('notifications/tasks', { ...detailedTask(record), _meta: meta }).catch(() => undefined)),
+      );
       context.signal.addEventListener('abort', () => {
         unsubscribe?.();
+        for (const stop of unwatch) stop();
         resolve();
       }, { once: true });
     });

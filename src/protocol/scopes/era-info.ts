@@ -1,5 +1,6 @@
+import type { ClientView } from '../extensions.js';
 import type { InputBroker } from '../context.js';
-import type { ClientCapabilities, Implementation, LoggingLevel } from '../types.js';
+import type { LoggingLevel } from '../types.js';
 import type { ProtocolVersion } from '../versions.js';
 import type { Era, MethodFacts } from '../wire/method-facts.js';
 import type { ServerScope } from './server-scope.js';
@@ -9,7 +10,7 @@ export interface EraInfo {
   readonly era: Era;
   readonly version: ProtocolVersion;
   /** `ctx.client`: who is asking, and what it declared. */
-  readonly client: { readonly info: Implementation | undefined; readonly capabilities: ClientCapabilities };
+  readonly client: ClientView;
   readonly logLevel: LoggingLevel | undefined;
   /** Modern requests carry out client requests as Multi Round-Trip Requests. */
   readonly broker: InputBroker | undefined;

@@ -1,3 +1,4 @@
+import { ClientView, NO_CLIENT } from '../extensions.js';
 import { ErrorCode, JsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import type { JsonRpcId } from '../../jsonrpc/message.js';
 import type { LazyAbort } from '../abort.js';
@@ -164,7 +165,7 @@ export class SessionScope implements ContextHost, EraInfo {
         this.#record = record;
         this.version = record.protocolVersion as ProtocolVersion;
         this.finalize = finalizerFor(this.version);
-        this.client = { info: record.clientInfo, capabilities: record.clientCapabilities };
+        this.client = new ClientView(record.clientInfo, record.clientCapabilities);
         this.#subscribed = undefined;
         this.#bytes = 0;
         for (const uri of record.subscriptions) this.#add(uri);
@@ -240,4 +241,3 @@ function limitError(message: string, limit: string): JsonRpcProtocolError {
 }
 
 const NONE: readonly string[] = Object.freeze([]);
-const NO_CLIENT: EraInfo['client'] = Object.freeze({ info: undefined, capabilities: Object.freeze({}) });

@@ -3,14 +3,14 @@
  * running the tool in the background with its own abort signal, and keeping
  * the task record in the TaskStore up to date (status, pending input, result).
  */
+import { requireExtensions } from '../extensions.js';
 import { ErrorCode, isJsonRpcProtocolError, JsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import { MemoryTaskStore, TaskLimitError, TERMINAL_STATUSES, type TaskInputRequest, type TaskPatch, type TaskRecord, type TaskStore } from '../../stores/tasks.js';
 import { LazyAbort } from '../abort.js';
 import { RequestContext, type ClientRequestOptions, type InputBroker } from '../context.js';
 import type { Logger, ProtocolOptions } from '../deps.js';
 import { mapError } from '../error-map.js';
-import { MissingClientCapabilityError } from '../errors.js';
-import type { ClientCapabilities, CreateMessageParams, ElicitParams } from '../types.js';
+import type { CreateMessageParams, ElicitParams } from '../types.js';
 import { isPlainObject } from '../../jsonrpc/message.js';
 import { ownerOf } from '../owner.js';
 import { principalOf } from '../principal.js';
@@ -49,16 +49,6 @@ function limitError(error: TaskLimitError): JsonRpcProtocolError {
   return new JsonRpcProtocolError(ErrorCode.InternalError, error.message, { limit: error.limit });
 }
 
-export function clientDeclaresTasks(capabilities: ClientCapabilities): boolean {
-  const extensions = capabilities.extensions;
-  return isPlainObject(extensions) && isPlainObject(extensions[TASKS_EXTENSION]);
-}
-
-export function requireTasksExtension(capabilities: ClientCapabilities): void {
-  if (!clientDeclaresTasks(capabilities)) {
-    throw new MissingClientCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } }, `extensions["${TASKS_EXTENSION}"]`);
-  }
-}
 
 /** The task options a registered tool carries, if any. */
 export function taskOptionsOf(tool: unknown): ToolTaskOptions | undefined {
@@ -91,6 +81,8 @@ const KIND: Record<string, string> = { 'elicitation/create': 'elicitation', 'sam
 export class TaskRuntime {
   readonly store: TaskStore;
   readonly #live = new Map<string, LiveTask>();
+  /** Listen streams waiting for a task's status changes (notifications/tasks), by task id. */
+  readonly #watchers = new Map<string, Set<(record: TaskRecord) => void>>();
   readonly #logger: Logger | undefined;
 
   readonly inputTimeoutMs: number;
@@ -103,6 +95,17 @@ export class TaskRuntime {
 
   live(taskId: string): LiveTask | undefined {
     return this.#live.get(taskId);
+  }
+
+  /** Calls `watcher` with the task after each change written here (its status, result, pending input); returns the unwatch. */
+  watch(taskId: string, watcher: (record: TaskRecord) => void): () => void {
+    let set = this.#watchers.get(taskId);
+    if (set === undefined) this.#watchers.set(taskId, (set = new Set()));
+    set.add(watcher);
+    return () => {
+      set.delete(watcher);
+      if (set.size === 0 && this.#watchers.get(taskId) === set) this.#watchers.delete(taskId);
+    };
   }
 
   /** Creates a task charged to the caller's quota and bound to its principal. */
@@ -121,7 +124,9 @@ export class TaskRuntime {
   /** Queues a store write after this task's earlier ones; answers (or fails) when it is done. */
   write(taskId: string, live: LiveTask | undefined, build: () => TaskPatch): Promise<void> {
     const run = async (): Promise<void> => {
-      await this.store.update(taskId, build());
+      const record = await this.store.update(taskId, build());
+      const watchers = this.#watchers.get(taskId);
+      if (record !== undefined && watchers !== undefined) for (const watcher of watchers) watcher(record);
     };
     if (live === undefined) return run();
     const next = live.writes.then(run);
@@ -281,8 +286,8 @@ export async function callToolAsTask(
   runtime: TaskRuntime,
   run: (ctx: RequestContext) => Promise<unknown>,
 ): Promise<unknown> {
-  if (!clientDeclaresTasks(context.client.capabilities)) {
-    if (options.task === 'required') requireTasksExtension(context.client.capabilities);
+  if (!context.client.supports(TASKS_EXTENSION)) {
+    if (options.task === 'required') requireExtensions(context.client.capabilities, [TASKS_EXTENSION]);
     return run(context);
   }
   const abort = new LazyAbort();
