@@ -19,7 +19,7 @@ export function traffic() {
 }
 
 /** Request bytes from a captured request: headers in the captured order, with the replacements. */
-function head(captured, port, sessionId, length) {
+function head(captured, port, sessionId, length, version) {
   const h = captured.rawHeaders;
   let out = `${captured.method} ${captured.path} HTTP/1.1\r\n`;
   for (let i = 0; i < h.length; i += 2) {
@@ -28,6 +28,7 @@ function head(captured, port, sessionId, length) {
     if (name === 'host') value = `127.0.0.1:${port}`;
     else if (name === 'content-length') value = String(length);
     else if (name === 'mcp-session-id') value = sessionId ?? value;
+    else if (name === 'mcp-protocol-version' && version !== undefined) value = version;
     out += `${h[i]}: ${value}\r\n`;
   }
   return out + '\r\n';
@@ -176,11 +177,13 @@ export class ReplayClient {
     this.body = template(this.capture.call, traffic().mark);
     this.nextId = 1;
     this.sessionId = undefined;
+    /** The negotiated revision (legacy modes), sent in MCP-Protocol-Version instead of the captured one. */
+    this.version = undefined;
     this.conns = [];
   }
 
   request(conn, captured, body) {
-    return conn.send(head(captured, this.port, this.sessionId, Buffer.byteLength(body)) + body);
+    return conn.send(head(captured, this.port, this.sessionId, Buffer.byteLength(body), this.version) + body);
   }
 
   /** Replays the captured handshake POSTs (initialize + initialized, or server/discover) in order. */
@@ -202,6 +205,8 @@ export class ReplayClient {
         if (msg.method === 'initialize') {
           const res = responseFor(r, msg.id);
           if (!res.result) throw new Error(`initialize failed: HTTP ${r.status} ${JSON.stringify(res).slice(0, 300)}`);
+          // As the client does: later requests carry the revision the server answered with.
+          if (typeof res.result.protocolVersion === 'string') this.version = res.result.protocolVersion;
           if (this.mode === 'session') {
             this.sessionId = r.headers['mcp-session-id'];
             if (!this.sessionId) throw new Error('session mode: initialize returned no Mcp-Session-Id');
