@@ -34,7 +34,7 @@ export type {
   ResponseStream,
 } from './transports/http/types.js';
 export { LOOPBACK_HOSTS } from './transports/http/security.js';
-export type { EventStore, MaybePromise, ReplayWriter, SessionStore } from './stores/contracts.js';
+export type { EventStore, EventStoreLimits, FollowEnd, MaybePromise, ReplayWriter, SessionStore, StreamFollow } from './stores/contracts.js';
 export { parseSessionRecord, type RecordChangeListener, type SessionRecord } from './protocol/wire/session-record.js';
 export { MemoryEventStore, MemorySessionStore } from './stores/memory.js';
 export type { MemoryEventStoreOptions, MemorySessionStoreOptions } from './stores/memory.js';

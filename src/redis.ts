@@ -7,3 +7,4 @@ export { RedisNotificationBus } from './redis/bus.js';
 export { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_PREFIX, RedisCommands, RedisScript, RedisSubscriber } from './redis/client.js';
 export type { RedisClientLike, RedisCommandOptions, RedisMessageListener, RedisStoreOptions, RedisSubscriberClientLike } from './redis/client.js';
 export { StoreUnavailableError } from './stores/errors.js';
+export { DEFAULT_EVENT_IDLE_TTL_MS, RedisEventStore, type RedisEventStoreOptions } from './redis/event-store.js';

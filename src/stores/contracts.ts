@@ -64,11 +64,54 @@ export type ReplayWriter = (eventId: string, message: JsonRpcMessage) => MaybePr
  *   new event is not kept (its stream is then resumable only from that event on).
  * - `release` forgets every stream of `owner` (its session ended).
  * - Records are plain strings and numbers, so a shared store (e.g. Redis) can hold them.
+ *
+ * Following (optional, for stores shared by several instances, where the
+ * request writing a stream may run on another instance than the client's GET):
+ * - `finish` records that nothing more will be appended to that stream (its
+ *   request was answered: the final response is its last event). Nothing is
+ *   appended to a finished stream. Unknown streams and other owners' are ignored.
+ * - `follow` is `replayAfter` that goes on: it writes what was recorded after
+ *   `lastEventId`, answers (with the stream id and `done`) once that is written,
+ *   then writes each new event as it is recorded, in order, never twice, until
+ *   `done` settles: `finished` after the last event of a finished stream,
+ *   `aborted` when `signal` aborts or `write` throws, `dropped` when events the
+ *   follower had not written yet were dropped or the stream was released (the
+ *   caller ends the response; resuming from its last written id is then refused,
+ *   never partial), `unavailable` when the store could not be read (a later
+ *   resumption may work). `done` never rejects. It answers `undefined`, writing
+ *   nothing, exactly when `replayAfter` would.
  */
 export interface EventStore {
   append(owner: string, streamId: string, message?: JsonRpcMessage, client?: string): MaybePromise<string>;
   replayAfter(owner: string, lastEventId: string, write: ReplayWriter): MaybePromise<string | undefined>;
   release(owner: string): MaybePromise<void>;
+  finish?(owner: string, streamId: string): MaybePromise<void>;
+  follow?(owner: string, lastEventId: string, write: ReplayWriter, signal: AbortSignal): MaybePromise<StreamFollow | undefined>;
+}
+
+/** Why following a stream stopped (see EventStore.follow). */
+export type FollowEnd = 'finished' | 'aborted' | 'dropped' | 'unavailable';
+
+/** A stream being followed: its id, and when following stopped. */
+export interface StreamFollow {
+  readonly streamId: string;
+  readonly done: Promise<FollowEnd>;
+}
+
+/** The bounds of an event store, named as MemoryEventStore's options (the contract suite passes them to a factory). */
+export interface EventStoreLimits {
+  /** Bytes kept per stream; its oldest events go first (default 1 MiB). */
+  maxBytesPerStream?: number;
+  /** Bytes kept per owner (an HTTP session); its least recently written streams go first (default 4 MiB). */
+  maxBytesPerOwner?: number;
+  /** Bytes kept per client (all owners appended with that client); its least recently written streams go first (default 16 MiB). */
+  maxBytesPerClient?: number;
+  /** Bytes kept in total (default 64 MiB); making room never drops another owner's events. */
+  maxBytes?: number;
+  /** Events kept per stream (default 1,000). */
+  maxEventsPerStream?: number;
+  /** Events kept in total (default 50,000); making room never drops another owner's events. */
+  maxEvents?: number;
 }
 
 /** One owner's view of an EventStore: what an SSE stream records into. */

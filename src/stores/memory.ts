@@ -1,6 +1,7 @@
 /** In-process implementations of the store contracts (the defaults). */
 import type { JsonRpcMessage } from '../jsonrpc/message.js';
-import type { EventStore, ReplayWriter, SessionStore } from './contracts.js';
+import type { EventStore, EventStoreLimits, ReplayWriter, SessionStore, StreamFollow } from './contracts.js';
+import { followStream, parseEventId, type StreamRead } from './follow.js';
 
 export interface MemorySessionStoreOptions {
   /** Idle time after which an unused session expires (default 30 minutes; 0 disables). */
@@ -105,20 +106,7 @@ export class MemorySessionStore<T> implements SessionStore<T> {
   }
 }
 
-export interface MemoryEventStoreOptions {
-  /** Bytes kept per stream; its oldest events go first (default 1 MiB). */
-  maxBytesPerStream?: number;
-  /** Bytes kept per owner (an HTTP session); its least recently written streams go first (default 4 MiB). */
-  maxBytesPerOwner?: number;
-  /** Bytes kept per client (all owners appended with that client); its least recently written streams go first (default 16 MiB). */
-  maxBytesPerClient?: number;
-  /** Bytes kept in total (default 64 MiB); making room never drops another owner's events. */
-  maxBytes?: number;
-  /** Events kept per stream (default 1,000). */
-  maxEventsPerStream?: number;
-  /** Events kept in total (default 50,000); making room never drops another owner's events. */
-  maxEvents?: number;
-}
+export type MemoryEventStoreOptions = EventStoreLimits;
 
 /** What an event costs besides its JSON (ids, array slots), so empty events are not free. */
 const EVENT_OVERHEAD = 64;
@@ -153,6 +141,8 @@ interface StreamLog {
   readonly data: (string | undefined)[];
   readonly sizes: number[];
   bytes: number;
+  /** `finish` was called: nothing more is appended. */
+  finished: boolean;
 }
 
 /**
@@ -171,17 +161,20 @@ export class MemoryEventStore implements EventStore {
   private readonly owners = new Map<string, OwnerLog>();
   private readonly clients = new Map<string, ClientLog>();
   private readonly streams = new Map<string, StreamLog>();
+  /** Followers by stream id. */
+  readonly #watchers = new Map<string, Set<() => void>>();
   private sequence = 0;
   private totalBytes = 0;
   private totalEvents = 0;
 
   constructor(options: MemoryEventStoreOptions = {}) {
-    this.maxStreamBytes = limit(options.maxBytesPerStream, 1024 * 1024, 'maxBytesPerStream');
-    this.maxOwnerBytes = limit(options.maxBytesPerOwner, 4 * 1024 * 1024, 'maxBytesPerOwner');
-    this.maxClientBytes = limit(options.maxBytesPerClient, 16 * 1024 * 1024, 'maxBytesPerClient');
-    this.maxTotalBytes = limit(options.maxBytes, 64 * 1024 * 1024, 'maxBytes');
-    this.maxStreamEvents = limit(options.maxEventsPerStream, 1_000, 'maxEventsPerStream');
-    this.maxTotalEvents = limit(options.maxEvents, 50_000, 'maxEvents');
+    const limits = eventStoreLimits(options, 'MemoryEventStore');
+    this.maxStreamBytes = limits.maxBytesPerStream;
+    this.maxOwnerBytes = limits.maxBytesPerOwner;
+    this.maxClientBytes = limits.maxBytesPerClient;
+    this.maxTotalBytes = limits.maxBytes;
+    this.maxStreamEvents = limits.maxEventsPerStream;
+    this.maxTotalEvents = limits.maxEvents;
   }
 
   /** Events held (for tests and metrics). */
@@ -228,26 +221,68 @@ export class MemoryEventStore implements EventStore {
     while (clientLog !== undefined && clientLog.bytes > this.maxClientBytes) {
       if (!this.makeRoom(clientLog.streams, log)) break;
     }
+    this.#changed(streamId);
     return `${streamId}:${seq}`;
   }
 
   async replayAfter(owner: string, lastEventId: string, write: ReplayWriter): Promise<string | undefined> {
-    const colon = lastEventId.lastIndexOf(':');
-    if (colon <= 0) return undefined;
-    const log = this.streams.get(lastEventId.slice(0, colon));
-    const digits = lastEventId.slice(colon + 1);
-    if (log === undefined || log.owner.id !== owner || !/^\d{1,15}$/.test(digits)) return undefined;
-    const after = Number(digits);
+    const parsed = parseEventId(lastEventId);
+    const read = parsed === undefined ? undefined : this.#read(owner, parsed.streamId, parsed.seq);
+    if (parsed === undefined || read === undefined) return undefined;
+    for (const [eventId, message] of read.events) await write(eventId, message);
+    return parsed.streamId;
+  }
+
+  finish(owner: string, streamId: string): void {
+    const log = this.streams.get(streamId);
+    if (log === undefined || log.owner.id !== owner) return;
+    log.finished = true;
+    this.#changed(streamId);
+  }
+
+  follow(owner: string, lastEventId: string, write: ReplayWriter, signal: AbortSignal): Promise<StreamFollow | undefined> {
+    const parsed = parseEventId(lastEventId);
+    if (parsed === undefined) return Promise.resolve(undefined);
+    const { streamId } = parsed;
+    return followStream(
+      {
+        streamId,
+        read: async (after) => {
+          const seq = parseEventId(after)?.seq;
+          return seq === undefined ? undefined : this.#read(owner, streamId, seq);
+        },
+        watch: (changed) => {
+          let set = this.#watchers.get(streamId);
+          if (set === undefined) this.#watchers.set(streamId, (set = new Set()));
+          set.add(changed);
+          return () => {
+            set.delete(changed);
+            if (set.size === 0) this.#watchers.delete(streamId);
+          };
+        },
+      },
+      lastEventId,
+      write,
+      signal,
+    );
+  }
+
+  /** The messages of `owner`'s stream after `after` (copied: the log may change while they are written). */
+  #read(owner: string, streamId: string, after: number): StreamRead | undefined {
+    const log = this.streams.get(streamId);
+    if (log === undefined || log.owner.id !== owner) return undefined;
     const last = log.seqs.length === 0 ? log.floor : log.seqs[log.seqs.length - 1]!;
     if (after < log.floor || after > last) return undefined;
-    // Copied first: the log may change while `write` awaits.
-    const missed: [string, string][] = [];
+    const events: [string, JsonRpcMessage][] = [];
     for (let i = 0; i < log.seqs.length; i++) {
       const data = log.data[i];
-      if (log.seqs[i]! > after && data !== undefined) missed.push([`${log.id}:${log.seqs[i]!}`, data]);
+      if (log.seqs[i]! > after && data !== undefined) events.push([`${log.id}:${log.seqs[i]!}`, JSON.parse(data) as JsonRpcMessage]);
     }
-    for (const [eventId, data] of missed) await write(eventId, JSON.parse(data) as JsonRpcMessage);
-    return log.id;
+    return { events, finished: log.finished };
+  }
+
+  #changed(streamId: string): void {
+    for (const changed of this.#watchers.get(streamId) ?? []) changed();
   }
 
   release(owner: string): void {
@@ -256,6 +291,7 @@ export class MemoryEventStore implements EventStore {
     for (const log of ownerLog.streams.values()) {
       this.streams.delete(log.id);
       ownerLog.client?.streams.delete(log.id);
+      this.#changed(log.id);
     }
     this.owners.delete(owner);
     if (ownerLog.client !== undefined) {
@@ -278,7 +314,7 @@ export class MemoryEventStore implements EventStore {
       this.owners.set(owner, ownerLog);
     }
     // A new (or dropped and written again) stream: nothing before this event can be replayed.
-    const log: StreamLog = { id: streamId, owner: ownerLog, floor: seq, seqs: [], data: [], sizes: [], bytes: 0 };
+    const log: StreamLog = { id: streamId, owner: ownerLog, floor: seq, seqs: [], data: [], sizes: [], bytes: 0, finished: false };
     this.streams.set(streamId, log);
     this.charge(ownerLog, STREAM_OVERHEAD, 0);
     return log;
@@ -325,6 +361,7 @@ export class MemoryEventStore implements EventStore {
     this.streams.delete(log.id);
     owner.streams.delete(log.id);
     owner.client?.streams.delete(log.id);
+    this.#changed(log.id);
     this.charge(owner, -log.bytes - STREAM_OVERHEAD, -log.seqs.length);
     if (owner.streams.size === 0) this.owners.delete(owner.id);
     if (owner.client !== undefined && owner.client.streams.size === 0) this.clients.delete(owner.client.id);
@@ -339,10 +376,21 @@ export class MemoryEventStore implements EventStore {
   }
 }
 
-function limit(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value < 1) throw new RangeError(`MemoryEventStore: ${name} must be a positive number, got ${value}`);
-  return value;
+/** The event store bounds with their defaults (docs/limits.md), checked. */
+export function eventStoreLimits(options: EventStoreLimits, store: string): Required<EventStoreLimits> {
+  const limit = (value: number | undefined, fallback: number, name: string): number => {
+    if (value === undefined) return fallback;
+    if (!Number.isFinite(value) || value < 1) throw new RangeError(`${store}: ${name} must be a positive number, got ${value}`);
+    return value;
+  };
+  return {
+    maxBytesPerStream: limit(options.maxBytesPerStream, 1024 * 1024, 'maxBytesPerStream'),
+    maxBytesPerOwner: limit(options.maxBytesPerOwner, 4 * 1024 * 1024, 'maxBytesPerOwner'),
+    maxBytesPerClient: limit(options.maxBytesPerClient, 16 * 1024 * 1024, 'maxBytesPerClient'),
+    maxBytes: limit(options.maxBytes, 64 * 1024 * 1024, 'maxBytes'),
+    maxEventsPerStream: limit(options.maxEventsPerStream, 1_000, 'maxEventsPerStream'),
+    maxEvents: limit(options.maxEvents, 50_000, 'maxEvents'),
+  };
 }
 
 /** UTF-8 length without allocating (no Buffer: the store also runs on Workers, Deno, Bun). */

@@ -36,3 +36,4 @@ export type {
 } from './types.js';
 export { waitFor, type ContractTestApi } from './contracts/api.js';
 export { describeNotificationBusContract, type BusFixture } from './contracts/bus.js';
+export { describeEventStoreContract, type EventStoreFactory, type EventStoreFixture } from './contracts/event-store.js';
