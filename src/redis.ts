@@ -8,3 +8,4 @@ export { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_PREFIX, RedisCommands, RedisScript,
 export type { RedisClientLike, RedisCommandOptions, RedisMessageListener, RedisStoreOptions, RedisSubscriberClientLike } from './redis/client.js';
 export { StoreUnavailableError } from './stores/errors.js';
 export { DEFAULT_EVENT_IDLE_TTL_MS, RedisEventStore, type RedisEventStoreOptions } from './redis/event-store.js';
+export { DEFAULT_TASK_LEASE_MS, RedisTaskStore, type RedisTaskStoreOptions } from './redis/task-store.js';

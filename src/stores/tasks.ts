@@ -101,18 +101,36 @@ export interface MemoryTaskStoreOptions {
   maxTaskBytes?: number;
 }
 
-function positiveInteger(value: number, name: string): number {
-  if (!Number.isInteger(value) || value <= 0) throw new RangeError(`MemoryTaskStore: ${name} must be a positive integer (got ${value})`);
-  return value;
+/** The task store options with their defaults (docs/limits.md), checked; `store` names the class in errors. */
+export function taskStoreLimits(options: MemoryTaskStoreOptions, store: string): Required<MemoryTaskStoreOptions> {
+  const positiveInteger = (value: number, name: string): number => {
+    if (!Number.isInteger(value) || value <= 0) throw new RangeError(`${store}: ${name} must be a positive integer (got ${value})`);
+    return value;
+  };
+  return {
+    ttlMs: positiveInteger(options.ttlMs ?? 60_000, 'ttlMs'),
+    pollIntervalMs: positiveInteger(options.pollIntervalMs ?? 250, 'pollIntervalMs'),
+    maxTasks: positiveInteger(options.maxTasks ?? 10_000, 'maxTasks'),
+    maxTasksPerOwner: positiveInteger(options.maxTasksPerOwner ?? 256, 'maxTasksPerOwner'),
+    maxBytes: positiveInteger(options.maxBytes ?? 64 * MiB, 'maxBytes'),
+    maxBytesPerOwner: positiveInteger(options.maxBytesPerOwner ?? 8 * MiB, 'maxBytesPerOwner'),
+    maxTaskBytes: positiveInteger(options.maxTaskBytes ?? MiB, 'maxTaskBytes'),
+  };
 }
 
-/** What every record costs besides its payload (ids, timestamps, map entry). */
-const RECORD_OVERHEAD = 512;
-/**
- * Payload every task is charged for up front, so that ending it (a short error,
- * a small result) never needs more quota: a task can always be finished.
- */
-const PREPAID_PAYLOAD = 1024;
+/** What every task store says at its limits (one wording for every backend). */
+export const taskLimitErrors = {
+  ownerCount: (count: number, max: number) =>
+    new TaskLimitError('maxTasksPerOwner', `Too many tasks: this client already has ${count} tasks (the limit is ${max}); wait for them to finish and expire, or cancel some`),
+  ownerBytes: (bytes: number, max: number) =>
+    new TaskLimitError('maxBytesPerOwner', `Too many tasks: this client's tasks hold ${bytes} bytes (the limit is ${max}); wait for them to expire, or cancel some`),
+  full: (limit: 'maxTasks' | 'maxBytes') => new TaskLimitError(limit, 'The task store is full; retry after some tasks expire'),
+  tooLarge: (payload: number, max: number) =>
+    new TaskLimitError('maxTaskBytes', payload === Number.POSITIVE_INFINITY ? 'The task could not be stored: its content cannot be serialised as JSON' : `The task is too large to keep: ${payload} bytes (the limit is ${max})`),
+  ownerBytesOnUpdate: (max: number) => new TaskLimitError('maxBytesPerOwner', `The task could not be stored: this client's tasks would hold more than ${max} bytes`),
+  fullOnUpdate: () => new TaskLimitError('maxBytes', 'The task could not be stored: the task store is full'),
+};
+
 
 function jsonBytes(value: unknown): number {
   if (value === undefined) return 0;
@@ -124,14 +142,28 @@ function jsonBytes(value: unknown): number {
   }
 }
 
+/** The payload bytes one field of a record is charged (0 for the fields that cannot grow). */
+export function taskFieldBytes(key: string, value: unknown): number {
+  if (key === 'statusMessage') return typeof value === 'string' ? Buffer.byteLength(value) : 0;
+  return key === 'result' || key === 'error' || key === 'inputRequests' ? jsonBytes(value) : 0;
+}
+
 /** What a client or handler can make large in a record: result, error, pending questions, status message (JSON bytes). */
 export function taskPayloadBytes(record: TaskRecord): number {
-  return Buffer.byteLength(record.statusMessage ?? '') + jsonBytes(record.result) + jsonBytes(record.error) + jsonBytes(record.inputRequests);
+  return taskFieldBytes('statusMessage', record.statusMessage) + taskFieldBytes('result', record.result) + taskFieldBytes('error', record.error) + taskFieldBytes('inputRequests', record.inputRequests);
 }
+
+/** What every record costs besides its payload (ids, timestamps, map entry). */
+export const TASK_RECORD_OVERHEAD = 512;
+/**
+ * Payload every task is charged for up front, so that ending it (a short error,
+ * a small result) never needs more quota: a task can always be finished.
+ */
+export const TASK_PREPAID_PAYLOAD = 1024;
 
 /** The bytes a record is charged: its payload plus a fixed overhead. */
 export function taskRecordBytes(record: TaskRecord): number {
-  return RECORD_OVERHEAD + PREPAID_PAYLOAD + (record.owner?.length ?? 0) + (record.principal?.length ?? 0) + Math.max(0, taskPayloadBytes(record) - PREPAID_PAYLOAD);
+  return TASK_RECORD_OVERHEAD + TASK_PREPAID_PAYLOAD + (record.owner?.length ?? 0) + (record.principal?.length ?? 0) + Math.max(0, taskPayloadBytes(record) - TASK_PREPAID_PAYLOAD);
 }
 
 const MiB = 1024 * 1024;
@@ -159,13 +191,14 @@ export class MemoryTaskStore implements TaskStore {
   #bytes = 0;
 
   constructor(options: MemoryTaskStoreOptions = {}) {
-    this.ttlMs = positiveInteger(options.ttlMs ?? 60_000, 'ttlMs');
-    this.pollIntervalMs = positiveInteger(options.pollIntervalMs ?? 250, 'pollIntervalMs');
-    this.maxTasks = positiveInteger(options.maxTasks ?? 10_000, 'maxTasks');
-    this.maxTasksPerOwner = positiveInteger(options.maxTasksPerOwner ?? 256, 'maxTasksPerOwner');
-    this.maxBytes = positiveInteger(options.maxBytes ?? 64 * MiB, 'maxBytes');
-    this.maxBytesPerOwner = positiveInteger(options.maxBytesPerOwner ?? 8 * MiB, 'maxBytesPerOwner');
-    this.maxTaskBytes = positiveInteger(options.maxTaskBytes ?? MiB, 'maxTaskBytes');
+    const limits = taskStoreLimits(options, 'MemoryTaskStore');
+    this.ttlMs = limits.ttlMs;
+    this.pollIntervalMs = limits.pollIntervalMs;
+    this.maxTasks = limits.maxTasks;
+    this.maxTasksPerOwner = limits.maxTasksPerOwner;
+    this.maxBytes = limits.maxBytes;
+    this.maxBytesPerOwner = limits.maxBytesPerOwner;
+    this.maxTaskBytes = limits.maxTaskBytes;
   }
 
   get size(): number {
@@ -188,7 +221,7 @@ export class MemoryTaskStore implements TaskStore {
     const { owner, principal } = ownership;
     const usage = this.usage(owner);
     if (usage.count >= this.maxTasksPerOwner) {
-      throw new TaskLimitError('maxTasksPerOwner', `Too many tasks: this client already has ${usage.count} tasks (the limit is ${this.maxTasksPerOwner}); wait for them to finish and expire, or cancel some`);
+      throw taskLimitErrors.ownerCount(usage.count, this.maxTasksPerOwner);
     }
     const now = new Date().toISOString();
     const record: TaskRecord = {
@@ -203,10 +236,10 @@ export class MemoryTaskStore implements TaskStore {
     };
     const bytes = taskRecordBytes(record);
     if (usage.bytes + bytes > this.maxBytesPerOwner) {
-      throw new TaskLimitError('maxBytesPerOwner', `Too many tasks: this client's tasks hold ${usage.bytes} bytes (the limit is ${this.maxBytesPerOwner}); wait for them to expire, or cancel some`);
+      throw taskLimitErrors.ownerBytes(usage.bytes, this.maxBytesPerOwner);
     }
     if (this.#tasks.size >= this.maxTasks || this.#bytes + bytes > this.maxBytes) {
-      throw new TaskLimitError(this.#tasks.size >= this.maxTasks ? 'maxTasks' : 'maxBytes', 'The task store is full; retry after some tasks expire');
+      throw taskLimitErrors.full(this.#tasks.size >= this.maxTasks ? 'maxTasks' : 'maxBytes');
     }
     this.#tasks.set(record.taskId, { record, touched: Date.now(), bytes });
     this.#charge(owner, 1, bytes);
@@ -236,15 +269,15 @@ export class MemoryTaskStore implements TaskStore {
     const record = next as unknown as TaskRecord;
     const payload = taskPayloadBytes(record);
     if (payload > this.maxTaskBytes) {
-      throw new TaskLimitError('maxTaskBytes', payload === Number.POSITIVE_INFINITY ? 'The task could not be stored: its content cannot be serialised as JSON' : `The task is too large to keep: ${payload} bytes (the limit is ${this.maxTaskBytes})`);
+      throw taskLimitErrors.tooLarge(payload, this.maxTaskBytes);
     }
     const bytes = taskRecordBytes(record);
     const delta = bytes - entry.bytes;
     const owner = record.owner ?? 'anonymous';
     if (delta > 0 && this.usage(owner).bytes + delta > this.maxBytesPerOwner) {
-      throw new TaskLimitError('maxBytesPerOwner', `The task could not be stored: this client's tasks would hold more than ${this.maxBytesPerOwner} bytes`);
+      throw taskLimitErrors.ownerBytesOnUpdate(this.maxBytesPerOwner);
     }
-    if (delta > 0 && this.#bytes + delta > this.maxBytes) throw new TaskLimitError('maxBytes', 'The task could not be stored: the task store is full');
+    if (delta > 0 && this.#bytes + delta > this.maxBytes) throw taskLimitErrors.fullOnUpdate();
     entry.record = record;
     entry.touched = Date.now();
     entry.bytes = bytes;

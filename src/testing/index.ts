@@ -37,3 +37,4 @@ export type {
 export { waitFor, type ContractTestApi } from './contracts/api.js';
 export { describeNotificationBusContract, type BusFixture } from './contracts/bus.js';
 export { describeEventStoreContract, type EventStoreFactory, type EventStoreFixture } from './contracts/event-store.js';
+export { describeTaskStoreContract, type TaskStoreFactory, type TaskStoreFixture } from './contracts/task-store.js';
