@@ -41,20 +41,20 @@ export type { RegistryChange } from './registries/events.js';
 export type * from './registries/types.js';
 
 // Protocol
-export { McpErrorCode } from './protocol/codes.js';
+export { McpErrorCode } from './protocol/wire/codes.js';
 export type { AuthInfo, ConnectionFactory, ConnectionOptions, HandleResult, McpConnection, MessageExtra, MessageSink, RequestInfo } from './protocol/connection.js';
 export { parseSessionRecord, type RecordChangeListener, type SessionRecord } from './protocol/wire/session-record.js';
-export { principalOf, quotaOwnerOf, samePrincipal } from './protocol/principal.js';
+export { principalOf, quotaOwnerOf, samePrincipal } from './protocol/request/principal.js';
 export type { ScopeAccess } from './protocol/connection.js';
 export { InvalidTokenError, type AuthOptions, type Principal, type TokenVerifier, type VerifyTarget } from './transports/http/auth/types.js';
-export { RequestContext, type AuthPrincipal, type ClientRequestOptions } from './protocol/context.js';
-export type { Logger, McpProtocolHandlerDeps, ProtocolOptions } from './protocol/deps.js';
-export { MissingClientCapabilityError } from './protocol/errors.js';
-export { McpProtocolHandler } from './protocol/handler.js';
-export { buildServerMetadata, type McpServerMetadata } from './protocol/metadata.js';
-export type { MethodTypes, MiddlewareContext, MiddlewareFn } from './protocol/middleware.js';
-export { ClientRequestError, ClientRequestTimeoutError, MalformedClientAnswerError } from './protocol/outbound.js';
-export type * from './protocol/types.js';
+export { RequestContext, type AuthPrincipal, type ClientRequestOptions } from './protocol/request/context.js';
+export type { Logger, McpProtocolHandlerDeps, ProtocolOptions } from './protocol/scopes/options.js';
+export { MissingClientCapabilityError } from './protocol/wire/errors.js';
+export { McpProtocolHandler } from './protocol/dispatch/protocol-handler.js';
+export { buildServerMetadata, type McpServerMetadata } from './protocol/wire/metadata.js';
+export type { MethodTypes, MiddlewareContext, MiddlewareFn } from './protocol/request/middleware.js';
+export { ClientRequestError, ClientRequestTimeoutError, MalformedClientAnswerError } from './protocol/request/outbound.js';
+export type * from './protocol/wire/types.js';
 export { UriTemplate, UriTemplateError } from './registries/uri-template.js';
 export {
   DEFAULT_HTTP_VERSION,
@@ -64,7 +64,7 @@ export {
   MODERN_VERSIONS,
   SUPPORTED_VERSIONS,
   type ProtocolVersion,
-} from './protocol/versions.js';
+} from './protocol/wire/versions.js';
 
 // Schemas
 export { compileSchema, isStandardSchema, SchemaConversionError, withJsonSchema } from './schema/index.js';

@@ -1,6 +1,6 @@
 /** Log records that carry the request and trace they belong to, so logs and traces correlate. */
 import { context, trace } from '@opentelemetry/api';
-import type { Logger } from '../protocol/deps.js';
+import type { Logger } from '../protocol/scopes/options.js';
 import { currentRequest } from './scope.js';
 
 /** The structured record appended to every log call made while a request runs. */

@@ -4,8 +4,8 @@
  * `initialize`) and by the client per request (2026-07-28 `_meta`) or at
  * `initialize` (legacy). Nothing here talks to the protocol.
  */
-import { MissingClientCapabilityError } from './errors.js';
-import type { ClientCapabilities, Implementation } from './types.js';
+import { MissingClientCapabilityError } from './wire/errors.js';
+import type { ClientCapabilities, Implementation } from './wire/types.js';
 import { kindOf, RegistrationError } from '../registries/checks.js';
 
 export type ExtensionSettings = Record<string, unknown>;

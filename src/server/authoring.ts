@@ -1,4 +1,4 @@
-import type { RequestContext } from '../protocol/context.js';
+import type { RequestContext } from '../protocol/request/context.js';
 import type { McpPromptRegistry } from '../registries/prompts.js';
 import type { McpResourceRegistry } from '../registries/resources.js';
 import type { McpToolRegistry } from '../registries/tools.js';

@@ -1,12 +1,12 @@
 import type { ConnectionFactory, ConnectionOptions, HandleResult, McpConnection } from '../protocol/connection.js';
 import { ServerScope } from '../protocol/scopes/server-scope.js';
 import { parseSessionRecord, type SessionRecord } from '../protocol/wire/session-record.js';
-import type { RequestContext } from '../protocol/context.js';
-import type { Logger, ProtocolOptions } from '../protocol/deps.js';
-import { McpProtocolHandler } from '../protocol/handler.js';
-import { buildServerMetadata, type McpServerMetadata } from '../protocol/metadata.js';
-import type { Middleware, MiddlewareFn } from '../protocol/middleware.js';
-import type { ServerCapabilities } from '../protocol/types.js';
+import type { RequestContext } from '../protocol/request/context.js';
+import type { Logger, ProtocolOptions } from '../protocol/scopes/options.js';
+import { McpProtocolHandler } from '../protocol/dispatch/protocol-handler.js';
+import { buildServerMetadata, type McpServerMetadata } from '../protocol/wire/metadata.js';
+import type { Middleware, MiddlewareFn } from '../protocol/request/middleware.js';
+import type { ServerCapabilities } from '../protocol/wire/types.js';
 import { errorResponseFrom, parseErrorResponse } from '../jsonrpc/errors.js';
 import { isPlainObject, isValidId, type JsonRpcErrorResponse } from '../jsonrpc/message.js';
 import { McpPromptRegistry } from '../registries/prompts.js';
@@ -14,12 +14,12 @@ import { McpResourceRegistry } from '../registries/resources.js';
 import { McpToolRegistry } from '../registries/tools.js';
 import type { Icon } from '../registries/types.js';
 import { MemoryNotificationBus, type NotificationBus } from '../stores/bus.js';
-import { hasSharedStateKey, stateKeyRing } from '../protocol/request-state.js';
+import { hasSharedStateKey, stateKeyRing } from '../protocol/request/request-state.js';
 import { InvalidJsonError, LineTooLongError } from '../transports/stdio.js';
 import type { McpTransport } from '../transports/transport.js';
 import { Authoring } from './authoring.js';
 import { ExtensionSet, type ExtensionOptions, type ExtensionSettings } from '../protocol/extensions.js';
-import { taskOptionsOf, TASKS_EXTENSION } from '../protocol/tasks/runtime.js';
+import { taskOptionsOf, TASKS_EXTENSION } from '../protocol/scopes/task-runtime.js';
 
 export interface McpServerConfig extends ProtocolOptions {
   name: string;

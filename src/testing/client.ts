@@ -9,7 +9,7 @@ import type {
   Implementation,
   ListRootsResult,
   LoggingLevel,
-} from '../protocol/types.js';
+} from '../protocol/wire/types.js';
 import { TestClientError } from './errors.js';
 import type {
   CallToolResult,

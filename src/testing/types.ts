@@ -3,7 +3,7 @@
  * signature: on the 2026-07-28 path results also carry `resultType`, cache
  * hints and `_meta`, and tests may look at any field the server sent.
  */
-import type { Implementation, ServerCapabilities } from '../protocol/types.js';
+import type { Implementation, ServerCapabilities } from '../protocol/wire/types.js';
 import type { Icon, McpPromptArgument, McpPromptMessage, McpTool, McpToolResult, ResourceContents, ResourceDescription } from '../registries/types.js';
 
 type Json = Record<string, unknown>;

@@ -4,7 +4,7 @@
  * directly). Every response is validated against the MCP schema.
  */
 import { describe, expect, it } from 'vitest';
-import { McpProtocolHandler } from '../../src/protocol/handler.js';
+import { McpProtocolHandler } from '../../src/protocol/dispatch/protocol-handler.js';
 import { McpServer } from '../../src/server/server.js';
 import { harness, settle } from '../support/wire.js';
 import { makeServer } from '../support/servers.js';

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonRpcProtocolError, McpServer } from '../../src/index.js';
 import { listen, type McpHttpListener } from '../../src/http.js';
-import { openRequestState, requestStateBinding, signRequestState } from '../../src/protocol/request-state.js';
+import { openRequestState, requestStateBinding, signRequestState } from '../../src/protocol/request/request-state.js';
 import { MODERN, META_LOG_LEVEL, meta, modernRequest, postRaw, routingHeaders } from '../fixtures/modern-http.mjs';
 import { expectValidWire } from '../support/wire-schema.js';
 import { as, bearer, type Json } from './tasks-support.js';

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { McpServer } from '../../src/index.js';
 import { listen, type McpHttpListener } from '../../src/http.js';
-import { openRequestState, requestStateBinding, signRequestState } from '../../src/protocol/request-state.js';
+import { openRequestState, requestStateBinding, signRequestState } from '../../src/protocol/request/request-state.js';
 import { modernRequest } from '../fixtures/modern-http.mjs';
 
 type Json = Record<string, unknown>;

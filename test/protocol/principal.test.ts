@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { principalOf, quotaOwnerOf, samePrincipal } from '../../src/protocol/principal.js';
+import { principalOf, quotaOwnerOf, samePrincipal } from '../../src/protocol/request/principal.js';
 
 describe('principalOf', () => {
   it('prefers the subject, stable across token refreshes', () => {

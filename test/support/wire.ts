@@ -11,7 +11,7 @@
 import { PassThrough } from 'node:stream';
 import { expect } from 'vitest';
 import type { McpConnection, MessageExtra } from '../../src/protocol/connection.js';
-import type { McpProtocolHandler } from '../../src/protocol/handler.js';
+import type { McpProtocolHandler } from '../../src/protocol/dispatch/protocol-handler.js';
 import type { McpServer } from '../../src/server/server.js';
 import { definitionForMethod, expectValidResult, expectValidWire } from './wire-schema.js';
 

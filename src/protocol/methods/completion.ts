@@ -1,6 +1,6 @@
 import type { Completer } from '../../registries/types.js';
-import type { RequestContext } from '../context.js';
-import { invalidParams } from '../errors.js';
+import type { RequestContext } from '../request/context.js';
+import { invalidParams } from '../wire/errors.js';
 import { BOTH_ERAS } from '../wire/method-facts.js';
 import { declares, optionalObject, requireString, type RequestMethod } from './shared.js';
 import { McpPromptNotFoundError, McpResourceNotFoundError } from '../../registries/errors.js';

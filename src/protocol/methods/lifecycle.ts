@@ -1,8 +1,8 @@
-import { invalidParams } from '../errors.js';
-import { isLoggingLevel } from '../logging.js';
-import { serverInfoOf } from '../metadata.js';
-import type { ClientCapabilities, Implementation, ServerCapabilities } from '../types.js';
-import { negotiateLegacyVersion } from '../versions.js';
+import { invalidParams } from '../wire/errors.js';
+import { isLoggingLevel } from '../wire/logging.js';
+import { serverInfoOf } from '../wire/metadata.js';
+import type { ClientCapabilities, Implementation, ServerCapabilities } from '../wire/types.js';
+import { negotiateLegacyVersion } from '../wire/versions.js';
 import { LEGACY_ONLY, MODERN_ONLY } from '../wire/method-facts.js';
 import { negotiatedRecord } from '../wire/session-record.js';
 import { declares, optionalObject, type RecordUpdate, type RequestMethod } from './shared.js';

@@ -1,5 +1,5 @@
 import type { JsonRpcId } from '../../jsonrpc/message.js';
-import { RequestCancelledError } from '../errors.js';
+import { RequestCancelledError } from '../wire/errors.js';
 import { BOTH_ERAS, LEGACY_ONLY } from '../wire/method-facts.js';
 import type { NotificationMethod } from './shared.js';
 

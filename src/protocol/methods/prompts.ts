@@ -1,7 +1,7 @@
 import type { McpPrompt } from '../../registries/types.js';
-import type { RequestContext } from '../context.js';
-import { invalidParams } from '../errors.js';
-import { paginate } from '../pagination.js';
+import type { RequestContext } from '../request/context.js';
+import { invalidParams } from '../wire/errors.js';
+import { paginate } from '../wire/pagination.js';
 import { BOTH_ERAS } from '../wire/method-facts.js';
 import { declares, optionalObject, permitted, pick, requireString, type RequestMethod } from './shared.js';
 

@@ -1,6 +1,6 @@
 import type { McpReadResult, McpResource, McpResourceTemplate } from '../../registries/types.js';
-import type { RequestContext } from '../context.js';
-import { paginate } from '../pagination.js';
+import type { RequestContext } from '../request/context.js';
+import { paginate } from '../wire/pagination.js';
 import { BOTH_ERAS } from '../wire/method-facts.js';
 import { declares, permitted, pick, requireString, type RequestMethod } from './shared.js';
 

@@ -1,10 +1,10 @@
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '../request/context.js';
 import type { MessageExtra } from '../connection.js';
-import { invalidParams } from '../errors.js';
+import { invalidParams } from '../wire/errors.js';
 import type { MethodContext } from '../scopes/method-context.js';
 import type { ServerScope } from '../scopes/server-scope.js';
 import type { RecordChange, SessionScope } from '../scopes/session-scope.js';
-import type { ServerCapabilities } from '../types.js';
+import type { ServerCapabilities } from '../wire/types.js';
 import type { MethodFacts } from '../wire/method-facts.js';
 
 /** One request method: its facts, what gates it, and its handler. */

@@ -1,16 +1,16 @@
 import { ErrorCode, JsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import { McpResourceNotFoundError } from '../../registries/errors.js';
 import type { BusEvent } from '../../stores/bus.js';
-import { invalidParams } from '../errors.js';
+import { invalidParams } from '../wire/errors.js';
 import type { MethodContext } from '../scopes/method-context.js';
 import type { ServerScope } from '../scopes/server-scope.js';
-import { SubscriptionSet } from '../subscription-set.js';
-import { revision, type ProtocolVersion } from '../versions.js';
+import { SubscriptionSet } from '../scopes/subscription-set.js';
+import { revision, type ProtocolVersion } from '../wire/versions.js';
 import { LEGACY_ONLY, MODERN_ONLY } from '../wire/method-facts.js';
 import { optionalObject, requireString, type RecordUpdate, type RequestMethod } from './shared.js';
 import { requireExtensions } from '../extensions.js';
-import { principalOf } from '../principal.js';
-import { detailedTask, TASKS_EXTENSION } from '../tasks/runtime.js';
+import { principalOf } from '../request/principal.js';
+import { detailedTask, TASKS_EXTENSION } from '../scopes/task-runtime.js';
 
 export const META_SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 

@@ -1,12 +1,12 @@
 import { isJsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import { McpToolNotFoundError, ToolError, ToolOutputError } from '../../registries/errors.js';
 import type { McpTool } from '../../registries/types.js';
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '../request/context.js';
 import type { MethodContext } from '../scopes/method-context.js';
 import type { ServerScope } from '../scopes/server-scope.js';
-import { paginate } from '../pagination.js';
-import { callToolAsTask, taskOptionsOf } from '../tasks/runtime.js';
-import { checkParamHeaders } from '../routing-headers.js';
+import { paginate } from '../wire/pagination.js';
+import { callToolAsTask, taskOptionsOf } from '../scopes/task-runtime.js';
+import { checkParamHeaders } from '../wire/routing-headers.js';
 import { BOTH_ERAS } from '../wire/method-facts.js';
 import { declares, optionalObject, permitted, pick, requireString, type RequestMethod } from './shared.js';
 

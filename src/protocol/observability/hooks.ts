@@ -5,8 +5,8 @@
 import type { JsonRpcRequest, JsonRpcResponse } from '../../jsonrpc/message.js';
 import { isPlainObject } from '../../jsonrpc/message.js';
 import type { MessageExtra } from '../connection.js';
-import { META_PROTOCOL_VERSION } from '../meta-keys.js';
-import { LATEST_LEGACY_VERSION } from '../versions.js';
+import { META_PROTOCOL_VERSION } from '../wire/meta-keys.js';
+import { LATEST_LEGACY_VERSION } from '../wire/versions.js';
 import { traceRequest, type RequestMessage } from './channels.js';
 
 /** What the hooks read of a connection (the protocol handler fits; naming it here would import upwards). */

@@ -1,7 +1,7 @@
 import type { ClientView } from '../extensions.js';
-import type { InputBroker } from '../context.js';
-import type { LoggingLevel } from '../types.js';
-import type { ProtocolVersion } from '../versions.js';
+import type { InputBroker } from '../request/context.js';
+import type { LoggingLevel } from '../wire/types.js';
+import type { ProtocolVersion } from '../wire/versions.js';
 import type { Era, MethodFacts } from '../wire/method-facts.js';
 import type { ServerScope } from './server-scope.js';
 

@@ -1,4 +1,4 @@
-import { RequestContext, type RequestContextInit } from '../context.js';
+import { RequestContext, type RequestContextInit } from '../request/context.js';
 import type { ServerScope } from './server-scope.js';
 import type { SessionScope } from './session-scope.js';
 

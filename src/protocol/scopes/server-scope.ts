@@ -2,14 +2,14 @@ import type { McpPromptRegistry } from '../../registries/prompts.js';
 import type { McpResourceRegistry } from '../../registries/resources.js';
 import type { McpToolRegistry } from '../../registries/tools.js';
 import type { NotificationBus } from '../../stores/bus.js';
-import type { RequestContext } from '../context.js';
-import type { Logger, McpProtocolHandlerDeps, ProtocolHooks, ProtocolOptions } from '../deps.js';
-import { META_SERVER_INFO } from '../meta-keys.js';
-import { serverInfoOf, type McpServerMetadata } from '../metadata.js';
-import type { Middleware } from '../middleware.js';
-import { DEFAULT_MAX_SUBSCRIPTION_BYTES, DEFAULT_MAX_SUBSCRIPTIONS, type SubscriptionLimits } from '../subscription-set.js';
-import { TaskRuntime } from '../tasks/runtime.js';
-import { isLegacyVersion, MODERN_VERSIONS, SUPPORTED_VERSIONS, type ProtocolVersion } from '../versions.js';
+import type { RequestContext } from '../request/context.js';
+import type { Logger, McpProtocolHandlerDeps, ProtocolHooks, ProtocolOptions } from './options.js';
+import { META_SERVER_INFO } from '../wire/meta-keys.js';
+import { serverInfoOf, type McpServerMetadata } from '../wire/metadata.js';
+import type { Middleware } from '../request/middleware.js';
+import { DEFAULT_MAX_SUBSCRIPTION_BYTES, DEFAULT_MAX_SUBSCRIPTIONS, type SubscriptionLimits } from './subscription-set.js';
+import { TaskRuntime } from './task-runtime.js';
+import { isLegacyVersion, MODERN_VERSIONS, SUPPORTED_VERSIONS, type ProtocolVersion } from '../wire/versions.js';
 
 interface CachedView {
   version: number;

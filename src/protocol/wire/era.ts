@@ -1,6 +1,6 @@
 import { isPlainObject } from '../../jsonrpc/message.js';
-import { META_PROTOCOL_VERSION } from '../meta-keys.js';
-import { isLegacyVersion } from '../versions.js';
+import { META_PROTOCOL_VERSION } from './meta-keys.js';
+import { isLegacyVersion } from './versions.js';
 import type { Era } from './method-facts.js';
 
 /**

@@ -1,7 +1,7 @@
 import { isPlainObject } from '../../jsonrpc/message.js';
-import { isLoggingLevel } from '../logging.js';
-import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from '../types.js';
-import { isLegacyVersion } from '../versions.js';
+import { isLoggingLevel } from './logging.js';
+import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from './types.js';
+import { isLegacyVersion } from './versions.js';
 
 /**
  * What a legacy session negotiated, as plain JSON: `initialize`'s outcome plus

@@ -8,7 +8,7 @@ import { clientAddressKey } from './client-address.js';
 import { errorResponseFrom, isJsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import type { JsonRpcId, JsonRpcMessage } from '../../jsonrpc/message.js';
 import { encodeBatch, unserializableResponse } from '../../jsonrpc/serialize.js';
-import { definesSsePriming } from '../../protocol/versions.js';
+import { definesSsePriming } from '../../protocol/wire/versions.js';
 import type { AbortSignalLike, AuthInfo, HandleResult, MessageExtra } from '../../protocol/connection.js';
 import type { CallTarget, EngineContext, InflightCall } from './context.js';
 import { JSON_HEADERS, modernErrorStatus, shuttingDown } from './errors.js';

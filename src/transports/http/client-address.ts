@@ -1,5 +1,5 @@
 import type { AuthInfo } from '../../protocol/connection.js';
-import { quotaOwnerOf } from '../../protocol/principal.js';
+import { quotaOwnerOf } from '../../protocol/request/principal.js';
 
 /**
  * The key a remote address is charged under when a caller is unauthenticated.

@@ -10,7 +10,7 @@ import type { EngineContext } from './context.js';
 import { badRequest, httpError, methodNotAllowed, missingSession, sessionNotFound } from './errors.js';
 import { acceptedTypes, ASSUMED_PROTOCOL_VERSION } from './headers.js';
 import { paramsEra } from '../../protocol/wire/era.js';
-import { definesSsePriming } from '../../protocol/versions.js';
+import { definesSsePriming } from '../../protocol/wire/versions.js';
 import { checkProtocolVersion } from './post.js';
 import type { HttpSession } from './sessions.js';
 import { SSE_HEADERS, SseConnection, sseEvent, type EventStream } from './sse.js';

@@ -1,6 +1,6 @@
 /** Header rules of Streamable HTTP: media types, protocol versions, ids. */
 
-import { DEFAULT_HTTP_VERSION, SUPPORTED_VERSIONS } from '../../protocol/versions.js';
+import { DEFAULT_HTTP_VERSION, SUPPORTED_VERSIONS } from '../../protocol/wire/versions.js';
 
 // The revision table lives in the protocol layer; these are its HTTP-facing names.
 /** Every revision mcpkit serves. */

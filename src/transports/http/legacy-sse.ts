@@ -4,7 +4,7 @@
  * 202 and their responses travel on the stream.
  */
 import { clientAddressKey } from './client-address.js';
-import { quotaOwnerOf } from '../../protocol/principal.js';
+import { quotaOwnerOf } from '../../protocol/request/principal.js';
 import { ErrorCode } from '../../jsonrpc/errors.js';
 import type { AuthInfo, MessageExtra } from '../../protocol/connection.js';
 import { readPayload } from './body.js';

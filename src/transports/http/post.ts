@@ -16,7 +16,7 @@ import {
   UnsupportedProtocolVersion,
 } from './errors.js';
 import { acceptedTypes, ASSUMED_PROTOCOL_VERSION, isJsonContentType } from './headers.js';
-import { methodFacts } from '../../protocol/methods/index.js';
+import { methodFacts } from '../../protocol/methods/table.js';
 import { payloadEra } from '../../protocol/wire/era.js';
 import { HttpSession, refusedSession, tooManyRequests } from './sessions.js';
 import { ErrorCode } from '../../jsonrpc/errors.js';

@@ -5,7 +5,7 @@
  * disagree on name, version, description or protocol versions.
  */
 import type { ConnectionFactory, McpConnection } from '../../protocol/connection.js';
-import { LATEST_VERSION } from '../../protocol/versions.js';
+import { LATEST_VERSION } from '../../protocol/wire/versions.js';
 import { httpError } from './errors.js';
 import type { HttpRequest, HttpResponse, ServerCardOptions } from './types.js';
 import { ErrorCode } from '../../jsonrpc/errors.js';

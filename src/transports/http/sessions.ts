@@ -1,7 +1,7 @@
 /** Streamable HTTP sessions (2025-03-26 … 2025-11-25) and the registry that bounds them. */
 import type { JsonRpcMessage } from '../../jsonrpc/message.js';
 import type { AuthInfo, ConnectionFactory, McpConnection } from '../../protocol/connection.js';
-import { principalOf, quotaOwnerOf, samePrincipal } from '../../protocol/principal.js';
+import { principalOf, quotaOwnerOf, samePrincipal } from '../../protocol/request/principal.js';
 import type { EventLog, EventStore, SessionStore } from '../../stores/contracts.js';
 import { clientAddressKey } from './client-address.js';
 import { ErrorCode } from '../../jsonrpc/errors.js';

@@ -6,7 +6,7 @@
  */
 import { isPlainObject } from '../../../jsonrpc/message.js';
 import type { JsonRpcId } from '../../../jsonrpc/message.js';
-import { attachAccessToken } from '../../../protocol/access-token.js';
+import { attachAccessToken } from '../../../protocol/request/access-token.js';
 import type { AuthInfo, ConnectionFactory, ScopeAccess } from '../../../protocol/connection.js';
 import { httpError } from '../errors.js';
 import type { HttpRequest, HttpResponse } from '../types.js';

@@ -1,22 +1,22 @@
-import { ClientView, NO_CLIENT } from './extensions.js';
-import { JsonRpcProtocolError } from '../jsonrpc/errors.js';
-import { isPlainObject } from '../jsonrpc/message.js';
-import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION } from './meta-keys.js';
-import type { MessageExtra } from './connection.js';
-import { McpErrorCode } from './codes.js';
-import { invalidParams } from './errors.js';
-import { isLoggingLevel } from './logging.js';
-import { MrtrBroker } from './mrtr.js';
-import { checkStandardHeaders } from './routing-headers.js';
-import type { EraInfo } from './scopes/era-info.js';
-import type { ServerScope } from './scopes/server-scope.js';
-import { finalizerFor, type SessionScope } from './scopes/session-scope.js';
-import type { Implementation } from './types.js';
-import { isLegacyVersion, LATEST_LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSIONS, type ProtocolVersion } from './versions.js';
-import { paramsEra } from './wire/era.js';
-import type { MethodFacts } from './wire/method-facts.js';
+import { ClientView, NO_CLIENT } from '../extensions.js';
+import { JsonRpcProtocolError } from '../../jsonrpc/errors.js';
+import { isPlainObject } from '../../jsonrpc/message.js';
+import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION } from '../wire/meta-keys.js';
+import type { MessageExtra } from '../connection.js';
+import { McpErrorCode } from '../wire/codes.js';
+import { invalidParams } from '../wire/errors.js';
+import { isLoggingLevel } from '../wire/logging.js';
+import { MrtrBroker } from '../request/mrtr.js';
+import { checkStandardHeaders } from '../wire/routing-headers.js';
+import type { EraInfo } from '../scopes/era-info.js';
+import type { ServerScope } from '../scopes/server-scope.js';
+import { finalizerFor, type SessionScope } from '../scopes/session-scope.js';
+import type { Implementation } from '../wire/types.js';
+import { isLegacyVersion, LATEST_LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSIONS, type ProtocolVersion } from '../wire/versions.js';
+import { paramsEra } from '../wire/era.js';
+import type { MethodFacts } from '../wire/method-facts.js';
 
-export type { EraInfo } from './scopes/era-info.js';
+export type { EraInfo } from '../scopes/era-info.js';
 
 export interface CacheHint {
   ttlMs: number;

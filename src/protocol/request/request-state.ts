@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual, type Hash } from 'node:crypto';
-import { ErrorCode, JsonRpcProtocolError } from '../jsonrpc/errors.js';
-import type { AuthInfo } from './connection.js';
+import { ErrorCode, JsonRpcProtocolError } from '../../jsonrpc/errors.js';
+import type { AuthInfo } from '../connection.js';
 import { principalOf } from './principal.js';
 
 /** What a state is bound to: the request it was issued for, and who asked. */

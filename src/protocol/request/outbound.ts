@@ -1,7 +1,7 @@
-import { ErrorCode, JsonRpcProtocolError } from '../jsonrpc/errors.js';
-import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from '../jsonrpc/message.js';
-import type { MessageSink } from './connection.js';
-import { plausibleAnswer } from './answers.js';
+import { ErrorCode, JsonRpcProtocolError } from '../../jsonrpc/errors.js';
+import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from '../../jsonrpc/message.js';
+import type { MessageSink } from '../connection.js';
+import { plausibleAnswer } from '../wire/answers.js';
 
 interface Pending {
   method: string;

@@ -1,4 +1,4 @@
-import { cancelTask, getTask, updateTask } from '../tasks/methods.js';
+import { cancelTask, getTask, updateTask } from './tasks.js';
 import { complete } from './completion.js';
 import { discover, initialize, ping, setLevel } from './lifecycle.js';
 import { cancelled, initialized, rootsListChanged } from './notifications.js';

@@ -1,4 +1,4 @@
-import type { AuthInfo, RequestInfo } from './connection.js';
+import type { AuthInfo, RequestInfo } from '../connection.js';
 import { quotaOwnerOf } from './principal.js';
 
 /** Who a request's state is charged to: its principal, else the client address the transport reported. */

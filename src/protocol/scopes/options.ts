@@ -1,13 +1,13 @@
-import type { McpPromptRegistry } from '../registries/prompts.js';
-import type { McpResourceRegistry } from '../registries/resources.js';
-import type { McpToolRegistry } from '../registries/tools.js';
-import type { NotificationBus } from '../stores/bus.js';
-import type { TaskStore } from '../stores/tasks.js';
-import type { AuthInfo } from './connection.js';
-import type { RequestContext } from './context.js';
-import type { McpServerMetadata } from './metadata.js';
-import type { Middleware } from './middleware.js';
-import type { ProtocolVersion } from './versions.js';
+import type { McpPromptRegistry } from '../../registries/prompts.js';
+import type { McpResourceRegistry } from '../../registries/resources.js';
+import type { McpToolRegistry } from '../../registries/tools.js';
+import type { NotificationBus } from '../../stores/bus.js';
+import type { TaskStore } from '../../stores/tasks.js';
+import type { AuthInfo } from '../connection.js';
+import type { RequestContext } from '../request/context.js';
+import type { McpServerMetadata } from '../wire/metadata.js';
+import type { Middleware } from '../request/middleware.js';
+import type { ProtocolVersion } from '../wire/versions.js';
 
 export interface Logger {
   debug?(message: string, ...args: unknown[]): void;

@@ -1,4 +1,4 @@
-import { ErrorCode, JsonRpcProtocolError } from '../jsonrpc/errors.js';
+import { ErrorCode, JsonRpcProtocolError } from '../../jsonrpc/errors.js';
 
 /** Defaults of the per-session subscription limits (see docs/limits.md). */
 export const DEFAULT_MAX_SUBSCRIPTIONS = 1000;

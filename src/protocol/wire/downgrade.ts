@@ -1,5 +1,5 @@
 import { revision, type ProtocolVersion } from './versions.js';
-import type { MethodFacts } from './wire/method-facts.js';
+import type { MethodFacts } from './method-facts.js';
 
 /**
  * Older revisions know fewer content types: audio arrived in 2025-03-26 and

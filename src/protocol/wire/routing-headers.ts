@@ -1,5 +1,5 @@
-import { JsonRpcProtocolError } from '../jsonrpc/errors.js';
-import type { HeaderParam } from '../registries/header-params.js';
+import { JsonRpcProtocolError } from '../../jsonrpc/errors.js';
+import type { HeaderParam } from '../../registries/header-params.js';
 import { McpErrorCode } from './codes.js';
 
 /**

@@ -1,25 +1,25 @@
-import { ErrorCode, errorResponseFrom, JsonRpcProtocolError } from '../jsonrpc/errors.js';
-import { classify, type Classified, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../jsonrpc/message.js';
-import type { BusEvent } from '../stores/bus.js';
-import type { ConnectionOptions, HandleResult, McpConnection, MessageExtra, MessageSink } from './connection.js';
-import { LazyAbort } from './abort.js';
-import type { InputBroker } from './context.js';
-import type { McpProtocolHandlerDeps } from './deps.js';
-import { resolveEra, type EraInfo } from './era.js';
-import { mapError } from './error-map.js';
-import { ConnectionClosedError, RequestCancelledError, RequestTimeoutError } from './errors.js';
-import { requireExtensions } from './extensions.js';
-import { methodTable, type RequestMethod } from './methods/index.js';
-import type { RecordUpdate } from './methods/shared.js';
-import { runMiddleware } from './middleware.js';
-import { InputRequiredSignal, MrtrBroker } from './mrtr.js';
-import { publishSessionEnd, publishSessionStart, tracingRequests } from './observability/channels.js';
-import { observeRequest } from './observability/hooks.js';
-import { MethodContext } from './scopes/method-context.js';
-import { ServerScope } from './scopes/server-scope.js';
-import { SessionScope } from './scopes/session-scope.js';
-import { payloadEra } from './wire/era.js';
-import { parseSessionRecord, type SessionRecord } from './wire/session-record.js';
+import { ErrorCode, errorResponseFrom, JsonRpcProtocolError } from '../../jsonrpc/errors.js';
+import { classify, type Classified, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../../jsonrpc/message.js';
+import type { BusEvent } from '../../stores/bus.js';
+import type { ConnectionOptions, HandleResult, McpConnection, MessageExtra, MessageSink } from '../connection.js';
+import { LazyAbort } from '../request/abort.js';
+import type { InputBroker } from '../request/context.js';
+import type { McpProtocolHandlerDeps } from '../scopes/options.js';
+import { resolveEra, type EraInfo } from './request-era.js';
+import { mapError } from '../request/error-map.js';
+import { ConnectionClosedError, RequestCancelledError, RequestTimeoutError } from '../wire/errors.js';
+import { requireExtensions } from '../extensions.js';
+import { methodTable, type RequestMethod } from '../methods/table.js';
+import type { RecordUpdate } from '../methods/shared.js';
+import { runMiddleware } from '../request/middleware.js';
+import { InputRequiredSignal, MrtrBroker } from '../request/mrtr.js';
+import { publishSessionEnd, publishSessionStart, tracingRequests } from '../observability/channels.js';
+import { observeRequest } from '../observability/hooks.js';
+import { MethodContext } from '../scopes/method-context.js';
+import { ServerScope } from '../scopes/server-scope.js';
+import { SessionScope } from '../scopes/session-scope.js';
+import { payloadEra } from '../wire/era.js';
+import { parseSessionRecord, type SessionRecord } from '../wire/session-record.js';
 
 const noop: MessageSink = () => undefined;
 
@@ -327,4 +327,4 @@ function refusedInBatch(item: unknown): JsonRpcResponse | undefined {
   return errorResponseFrom(classified.message.id, new JsonRpcProtocolError(ErrorCode.InvalidRequest, 'Invalid Request: 2026-07-28 does not allow JSON-RPC batches; send each message on its own'));
 }
 
-export { ConnectionClosedError, RequestCancelledError, RequestTimeoutError } from './errors.js';
+export { ConnectionClosedError, RequestCancelledError, RequestTimeoutError } from '../wire/errors.js';

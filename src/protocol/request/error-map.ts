@@ -1,4 +1,4 @@
-import { ErrorCode, isJsonRpcProtocolError, JsonRpcProtocolError } from '../jsonrpc/errors.js';
+import { ErrorCode, isJsonRpcProtocolError, JsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import {
   DuplicateRegistrationError,
   McpPromptArgumentError,
@@ -6,9 +6,9 @@ import {
   McpResourceNotFoundError,
   McpToolNotFoundError,
   ToolOutputError,
-} from '../registries/errors.js';
-import type { Logger } from './deps.js';
-import { LATEST_LEGACY_VERSION, revision, type ProtocolVersion } from './versions.js';
+} from '../../registries/errors.js';
+import type { Logger } from '../scopes/options.js';
+import { LATEST_LEGACY_VERSION, revision, type ProtocolVersion } from '../wire/versions.js';
 
 /**
  * Maps what a method handler threw to the error the wire carries. Typed

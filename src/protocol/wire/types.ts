@@ -1,5 +1,5 @@
 /** Protocol-level wire shapes (the content shapes live with the registries that produce them). */
-import type { ContentBlock, Icon, Meta } from '../registries/types.js';
+import type { ContentBlock, Icon, Meta } from '../../registries/types.js';
 
 export interface Implementation {
   name: string;

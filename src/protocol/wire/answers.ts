@@ -1,4 +1,4 @@
-import { isPlainObject } from '../jsonrpc/message.js';
+import { isPlainObject } from '../../jsonrpc/message.js';
 
 /** A minimal shape check of an answer, so a malformed one never reaches the handler (both eras). */
 export function plausibleAnswer(method: string, answer: unknown): boolean {

@@ -1,9 +1,9 @@
 import type { ClientRequestOptions, InputBroker, RequestContext } from './context.js';
-import { plausibleAnswer } from './answers.js';
-import type { AuthInfo } from './connection.js';
-import type { ProtocolOptions } from './deps.js';
+import { plausibleAnswer } from '../wire/answers.js';
+import type { AuthInfo } from '../connection.js';
+import type { ProtocolOptions } from '../scopes/options.js';
 import { openRequestState, requestStateBinding, signRequestState, type RequestStateBinding } from './request-state.js';
-import { isPlainObject } from '../jsonrpc/message.js';
+import { isPlainObject } from '../../jsonrpc/message.js';
 
 
 /** Thrown into a handler whose round ended because it needs input from the client. */

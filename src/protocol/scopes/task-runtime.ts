@@ -6,14 +6,14 @@
 import { requireExtensions } from '../extensions.js';
 import { ErrorCode, isJsonRpcProtocolError, JsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import { MemoryTaskStore, TaskLimitError, TERMINAL_STATUSES, type TaskInputRequest, type TaskPatch, type TaskRecord, type TaskStore } from '../../stores/tasks.js';
-import { LazyAbort } from '../abort.js';
-import { RequestContext, type ClientRequestOptions, type InputBroker } from '../context.js';
-import type { Logger, ProtocolOptions } from '../deps.js';
-import { mapError } from '../error-map.js';
-import type { CreateMessageParams, ElicitParams } from '../types.js';
+import { LazyAbort } from '../request/abort.js';
+import { RequestContext, type ClientRequestOptions, type InputBroker } from '../request/context.js';
+import type { Logger, ProtocolOptions } from './options.js';
+import { mapError } from '../request/error-map.js';
+import type { CreateMessageParams, ElicitParams } from '../wire/types.js';
 import { isPlainObject } from '../../jsonrpc/message.js';
-import { ownerOf } from '../owner.js';
-import { principalOf } from '../principal.js';
+import { ownerOf } from '../request/owner.js';
+import { principalOf } from '../request/principal.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 

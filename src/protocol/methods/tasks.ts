@@ -1,12 +1,12 @@
 /** `tasks/get`, `tasks/update`, `tasks/cancel` (SEP-2663): 2026-07-28 only, for clients that declare the extension. */
 import { TERMINAL_STATUSES, type TaskRecord } from '../../stores/tasks.js';
-import { invalidParams } from '../errors.js';
-import { plausibleAnswer } from '../answers.js';
-import { principalOf } from '../principal.js';
+import { invalidParams } from '../wire/errors.js';
+import { plausibleAnswer } from '../wire/answers.js';
+import { principalOf } from '../request/principal.js';
 import type { MethodContext } from '../scopes/method-context.js';
 import { MODERN_ONLY } from '../wire/method-facts.js';
-import { optionalObject, requireString, type RequestMethod } from '../methods/shared.js';
-import { detailedTask, TASKS_EXTENSION } from './runtime.js';
+import { optionalObject, requireString, type RequestMethod } from './shared.js';
+import { detailedTask, TASKS_EXTENSION } from '../scopes/task-runtime.js';
 
 async function findTask(params: Record<string, unknown>, context: MethodContext): Promise<TaskRecord> {
   const taskId = requireString(params, 'taskId');

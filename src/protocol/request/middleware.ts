@@ -1,4 +1,4 @@
-import type { McpToolResult, PromptDescription, ResourceDescription, ResourceTemplateDescription, ToolDescription } from '../registries/types.js';
+import type { McpToolResult, PromptDescription, ResourceDescription, ResourceTemplateDescription, ToolDescription } from '../../registries/types.js';
 import type { RequestContext } from './context.js';
 
 /** Params and results of the methods middleware most often touches; others are loosely typed. */

@@ -1,4 +1,4 @@
-import { ErrorCode, JsonRpcProtocolError } from '../jsonrpc/errors.js';
+import { ErrorCode, JsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import type { ClientCapabilities } from './types.js';
 import { McpErrorCode } from './codes.js';
 

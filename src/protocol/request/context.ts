@@ -1,12 +1,12 @@
-import type { ClientView } from './extensions.js';
-import type { JsonRpcId } from '../jsonrpc/message.js';
+import type { ClientView } from '../extensions.js';
+import type { JsonRpcId } from '../../jsonrpc/message.js';
 import { accessTokenOf } from './access-token.js';
-import type { AuthInfo, MessageSink, RequestInfo } from './connection.js';
+import type { AuthInfo, MessageSink, RequestInfo } from '../connection.js';
 import type { LazyAbort } from './abort.js';
 import type { OutboundRequests } from './outbound.js';
-import { MissingClientCapabilityError } from './errors.js';
-import { shouldLog } from './logging.js';
-import { traceClientRequest, tracingClientRequests } from './observability/channels.js';
+import { MissingClientCapabilityError } from '../wire/errors.js';
+import { shouldLog } from '../wire/logging.js';
+import { traceClientRequest, tracingClientRequests } from '../observability/channels.js';
 import type {
   CreateMessageParams,
   CreateMessageResult,
@@ -15,8 +15,8 @@ import type {
   ListRootsResult,
   LoggingLevel,
   ProgressToken,
-} from './types.js';
-import type { ProtocolVersion } from './versions.js';
+} from '../wire/types.js';
+import type { ProtocolVersion } from '../wire/versions.js';
 
 export interface ClientRequestOptions {
   /** Fails the call when the client has not answered in time (default: the server's clientRequestTimeoutMs). */

@@ -1,4 +1,4 @@
-import type { Icon } from '../registries/types.js';
+import type { Icon } from '../../registries/types.js';
 import type { ServerCapabilities } from './types.js';
 import { LATEST_LEGACY_VERSION, type ProtocolVersion } from './versions.js';
 

@@ -3,7 +3,7 @@
  * object's enumerable fields so that logging, spreading or serialising the
  * principal never copies it. Reached only through `ctx.accessToken()`.
  */
-import type { AuthInfo } from './connection.js';
+import type { AuthInfo } from '../connection.js';
 
 const tokens = new WeakMap<AuthInfo, string>();
 

@@ -1,4 +1,4 @@
-import { ErrorCode, JsonRpcProtocolError } from '../jsonrpc/errors.js';
+import { ErrorCode, JsonRpcProtocolError } from '../../jsonrpc/errors.js';
 
 /**
  * Opaque cursors: base64url of `<offset>`. They are not signed because they

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { accessTokenOf } from './access-token.js';
-import type { AuthInfo } from './connection.js';
+import type { AuthInfo } from '../connection.js';
 
 /**
  * The identity that owns what a client makes the server hold (sessions, tasks,
