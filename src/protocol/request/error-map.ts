@@ -7,7 +7,6 @@ import {
   McpToolNotFoundError,
   ToolOutputError,
 } from '../../registries/errors.js';
-import type { Logger } from '../scopes/options.js';
 import { LATEST_LEGACY_VERSION, revision, type ProtocolVersion } from '../wire/versions.js';
 
 /**
@@ -15,7 +14,7 @@ import { LATEST_LEGACY_VERSION, revision, type ProtocolVersion } from '../wire/v
  * registry errors become -32602 (or the revision's resource-not-found code);
  * anything unexpected becomes -32603 "Internal error" via errorResponseFrom.
  */
-export function mapError(error: unknown, logger: Logger | undefined, version: ProtocolVersion | undefined, method: string): unknown {
+export function mapError(error: unknown, logger: { error?(message: string, ...args: unknown[]): void } | undefined, version: ProtocolVersion | undefined, method: string): unknown {
   if (isJsonRpcProtocolError(error)) return error;
   if (error instanceof McpResourceNotFoundError) {
     const code = revision(version ?? LATEST_LEGACY_VERSION).resourceNotFoundCode;

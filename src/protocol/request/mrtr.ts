@@ -1,8 +1,12 @@
 import type { ClientRequestOptions, InputBroker, RequestContext } from './context.js';
 import { plausibleAnswer } from '../wire/answers.js';
 import type { AuthInfo } from '../connection.js';
-import type { ProtocolOptions } from '../scopes/options.js';
-import { openRequestState, requestStateBinding, signRequestState, type RequestStateBinding } from './request-state.js';
+import { openRequestState, requestStateBinding, signRequestState, type RequestStateBinding, type StateKeyOptions } from './request-state.js';
+
+/** What a broker reads of the server's options: the keys that sign `requestState`, and how long a state lives. */
+export interface MrtrOptions extends StateKeyOptions {
+  requestStateTtlMs?: number | undefined;
+}
 import { isPlainObject } from '../../jsonrpc/message.js';
 
 
@@ -34,7 +38,7 @@ function targetOf(method: string, params: Record<string, unknown>): string {
  * them all, plus a signed `requestState` with the answers so far.
  */
 export class MrtrBroker implements InputBroker {
-  readonly #options: ProtocolOptions;
+  readonly #options: MrtrOptions;
   readonly #method: string;
   readonly #target: string;
   readonly #params: Record<string, unknown>;
@@ -56,7 +60,7 @@ export class MrtrBroker implements InputBroker {
   /** True once this round ended with an InputRequiredResult. */
   announced = false;
 
-  constructor(options: ProtocolOptions, method: string, params: Record<string, unknown>, authInfo: AuthInfo | undefined) {
+  constructor(options: MrtrOptions, method: string, params: Record<string, unknown>, authInfo: AuthInfo | undefined) {
     this.#options = options;
     this.#method = method;
     this.#target = targetOf(method, params);
