@@ -84,7 +84,7 @@ export type { TemplateVariables } from './registries/template-variables.js';
 export { MCP_APP_MIME_TYPE, UI_EXTENSION_ID } from './apps/ui.js';
 export type { ToolApp, UiCsp, UiPermissions, UiResourceMeta, UiToolMeta, UiVisibility } from './apps/ui.js';
 
-// The second seed: namespaced providers assembled into one server
+// Namespaced tool providers assembled into one server
 export { assembleMcpServer, McpAssemblyError, runMcpStdio, type McpToolDef, type McpToolProvider } from './compose/assemble.js';
 
 // Transports

@@ -2,7 +2,7 @@ import type { McpToolResult } from '../registries/types.js';
 import { McpServer } from '../server/server.js';
 import { StdioTransport } from '../transports/stdio.js';
 
-/** A tool of a provider module (the second seed's contract). */
+/** A tool of a provider module (the `McpToolProvider` contract). */
 export interface McpToolDef {
   /** Module-local name; must match /^[a-zA-Z0-9_]+$/. */
   name: string;
@@ -61,7 +61,7 @@ export function assembleMcpServer(providers: McpToolProvider[], info: { name: st
             inputSchema: def.inputSchema,
             execute: (args: unknown) => handler(args),
           },
-          // The seed's handlers validate their own arguments.
+          // Provider handlers validate their own arguments.
           { validateInput: false },
         );
       } catch (error) {

@@ -106,15 +106,3 @@ export function classify(value: unknown): Classified {
   }
   return { kind: 'invalid', id: salvageId(value), reason: 'the "method" member is missing' };
 }
-
-export function isRequest(message: JsonRpcMessage): message is JsonRpcRequest {
-  return 'method' in message && 'id' in message;
-}
-
-export function isNotification(message: JsonRpcMessage): message is JsonRpcNotification {
-  return 'method' in message && !('id' in message);
-}
-
-export function isResponse(message: JsonRpcMessage): message is JsonRpcResponse {
-  return !('method' in message);
-}

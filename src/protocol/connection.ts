@@ -121,6 +121,10 @@ export interface ConnectionOptions {
 /** Anything that can open protocol connections: McpServer implements it. */
 export interface ConnectionFactory {
   openConnection(options?: ConnectionOptions): McpConnection;
+  /** The revisions the server accepts (`ProtocolOptions.protocolVersions`); the HTTP engine checks `MCP-Protocol-Version` against them. */
+  readonly protocolVersions?: readonly string[];
+  /** Most messages in one batch (`ProtocolOptions.maxBatchSize`); the HTTP engine refuses a larger one with 400 before anything runs. */
+  readonly maxBatchSize?: number;
   /**
    * Opens a connection that continues the session `record` describes (as
    * `openConnection({ ...options, record })`); the record is checked first

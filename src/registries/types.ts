@@ -136,7 +136,7 @@ export interface ToolDescription {
   _meta?: Meta;
 }
 
-/** What a resource read returns: one contents object (seed shape) or several. */
+/** What a resource read returns: one contents object or several. */
 export type McpResourceContent = ResourceContents | { uri?: string; mimeType?: string; text: string; _meta?: Meta } | { uri?: string; mimeType?: string; blob: string; _meta?: Meta };
 
 export type McpReadResult = McpResourceContent | readonly McpResourceContent[];

@@ -230,7 +230,7 @@ const RESOURCE_SIGNATURE = 'server.resource(uri, { name, mimeType }, (ctx) => co
 const TEMPLATE_SIGNATURE = 'server.resourceTemplate(uriTemplate, { name }, (uri, variables, ctx) => contents)';
 const PROMPT_SIGNATURE = 'server.prompt(name, { description, arguments }, (args, ctx) => messages)';
 
-/** The friendly registration API over the seed-style registries. */
+/** The friendly registration API (`server.tool()`, …) over the registries' `register()`. */
 export abstract class Authoring {
   abstract readonly tools: McpToolRegistry<RequestContext>;
   abstract readonly resources: McpResourceRegistry<RequestContext>;

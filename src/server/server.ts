@@ -1,5 +1,6 @@
 import type { ConnectionFactory, ConnectionOptions, HandleResult, McpConnection } from '../protocol/connection.js';
 import { ServerScope } from '../protocol/scopes/server-scope.js';
+import { SUPPORTED_VERSIONS } from '../protocol/wire/versions.js';
 import { parseSessionRecord, type SessionRecord } from '../protocol/wire/session-record.js';
 import type { RequestContext } from '../protocol/request/context.js';
 import type { Logger, ProtocolOptions } from '../protocol/scopes/options.js';
@@ -30,7 +31,7 @@ export interface McpServerConfig extends ProtocolOptions {
   icons?: Icon[];
   /** Guidance for the model about how to use this server. */
   instructions?: string;
-  /** The transport `start()` connects (the first seed's shape). `connect()` attaches more. */
+  /** The transport `start()` connects. `connect()` attaches more. */
   transport?: McpTransport;
   /** Where mcpkit reports what goes wrong server-side (stderr by default; never stdout). */
   logger?: Logger;
@@ -192,6 +193,16 @@ export class McpServer extends Authoring implements ConnectionFactory {
     if (typeof methodOrFn === 'function') this.#middleware.push({ method: undefined, fn: methodOrFn });
     else if (fn) this.#middleware.push({ method: methodOrFn, fn: fn });
     return this;
+  }
+
+  /** The revisions this server accepts (`protocolVersions`, default all it knows). */
+  get protocolVersions(): readonly string[] {
+    return this.config.protocolVersions ?? SUPPORTED_VERSIONS;
+  }
+
+  /** Most messages in one JSON-RPC batch (`maxBatchSize`, default 100). */
+  get maxBatchSize(): number {
+    return this.#scope.maxBatchSize;
   }
 
   /** Opens a protocol connection (transports call this; one per stdio process or HTTP session). */

@@ -1,6 +1,9 @@
 /**
- * The transport contract of the first seed: a transport delivers parsed
- * payloads (single messages or batches) and writes whatever it is given.
+ * A one-connection message transport that `McpServer.connect()` drives (stdio,
+ * or any duplex stream of whole messages): it delivers parsed payloads (single
+ * messages or batches) and writes whatever it is given; the server owns the one
+ * connection behind it. HTTP is the other way round: the engine owns many
+ * connections and opens them through a `ConnectionFactory` (docs/architecture.md).
  */
 export interface McpTransport {
   readonly name: string;

@@ -16,7 +16,8 @@ import { DEFAULT_REVISION, harness } from '../support/wire.js';
 import { heapAfterGc, sdkRefusal, type Json } from './tasks-support.js';
 
 function build(options: { maxSubscriptionsPerSession?: number; maxSubscriptionBytesPerSession?: number } = {}): McpServer {
-  const server = new McpServer({ name: 'subscriptions', version: '1.0.0', ...options });
+  // Batches of 1,000 subscriptions: above the default batch limit.
+  const server = new McpServer({ name: 'subscriptions', version: '1.0.0', maxBatchSize: 2000, ...options });
   server.resource('mem://greeting', { name: 'greeting' }, () => 'hello');
   server.resourceTemplate('mem://items/{id}', { name: 'item' }, (_uri, vars) => `item ${String(vars['id'])}`);
   return server;

@@ -114,8 +114,8 @@ export class McpProtocolHandler implements McpConnection {
     if (payload.length === 0) {
       return errorResponseFrom(null, new JsonRpcProtocolError(ErrorCode.InvalidRequest, 'Invalid Request: an empty batch is not allowed'));
     }
-    const maxBatch = this.server.options.maxBatchSize;
-    if (maxBatch !== undefined && payload.length > maxBatch) {
+    const maxBatch = this.server.maxBatchSize;
+    if (payload.length > maxBatch) {
       return errorResponseFrom(null, new JsonRpcProtocolError(ErrorCode.InvalidRequest, `Invalid Request: a batch may hold at most ${maxBatch} messages (got ${payload.length})`));
     }
     // 2026-07-28 has no batches: each request in one is refused, by id, and nothing runs.
@@ -274,13 +274,13 @@ export class McpProtocolHandler implements McpConnection {
     );
   }
 
-  /** Sends a message not tied to any request (e.g. `list_changed`). */
+  /** @internal sends a message not tied to any request (e.g. `list_changed`) */
   async notify(method: string, params?: Record<string, unknown>): Promise<void> {
     if (this.#closed) return;
     await this.#send(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
   }
 
-  /** A list change or resource update from the notification bus. */
+  /** @internal a list change or resource update from the notification bus (McpServer fans them out) */
   deliver(event: BusEvent): void {
     // Only a legacy session that completed `initialize` hears about changes.
     const session = this.#session;

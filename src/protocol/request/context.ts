@@ -16,7 +16,7 @@ import type {
   LoggingLevel,
   ProgressToken,
 } from '../wire/types.js';
-import type { ProtocolVersion } from '../wire/versions.js';
+import { revision, type ProtocolVersion } from '../wire/versions.js';
 
 export interface ClientRequestOptions {
   /** Fails the call when the client has not answered in time (default: the server's clientRequestTimeoutMs). */
@@ -234,7 +234,7 @@ export class RequestContext {
     }
     // From 2025-11-25, asking the client to include context needs its `sampling.context` capability.
     const withContext = params.includeContext === 'thisServer' || params.includeContext === 'allServers';
-    if (withContext && declared.context === undefined && this.protocolVersion >= '2025-11-25') {
+    if (withContext && declared.context === undefined && revision(this.protocolVersion).features.samplingContextCapability) {
       throw new MissingClientCapabilityError({ sampling: { context: {} } }, 'sampling with context');
     }
     return (await this.#ask('sampling/createMessage', params as unknown as Record<string, unknown>, options)) as CreateMessageResult;

@@ -9,6 +9,9 @@ import type { McpServerMetadata } from '../wire/metadata.js';
 import type { Middleware } from '../request/middleware.js';
 import type { ProtocolVersion } from '../wire/versions.js';
 
+/** Default of `maxBatchSize` (every transport). */
+export const DEFAULT_MAX_BATCH_SIZE = 100;
+
 export interface Logger {
   debug?(message: string, ...args: unknown[]): void;
   info?(message: string, ...args: unknown[]): void;
@@ -25,9 +28,16 @@ export interface ProtocolOptions {
   clientRequestTimeoutMs?: number;
   /** Replace the message of any tool error that is not a `ToolError` with "Internal error". */
   maskErrors?: boolean;
-  /** Largest accepted JSON-RPC batch. */
+  /**
+   * Most messages in one JSON-RPC batch, on every transport (default 100): beyond
+   * it the batch is refused with -32600 (HTTP: 400, before anything runs).
+   */
   maxBatchSize?: number;
-  /** The revisions this server accepts (default: all it knows). */
+  /**
+   * The revisions this server accepts (default: all it knows): what `initialize`
+   * may negotiate, what 2026-07-28 requests may name, and (HTTP) the
+   * `MCP-Protocol-Version` values accepted on session requests.
+   */
   protocolVersions?: readonly ProtocolVersion[];
   /**
    * 2026-07-28 cache hints per cacheable method (`tools/list`, `resources/read`, …)

@@ -3,7 +3,7 @@ import type { McpResourceRegistry } from '../../registries/resources.js';
 import type { McpToolRegistry } from '../../registries/tools.js';
 import type { NotificationBus } from '../../stores/bus.js';
 import type { RequestContext } from '../request/context.js';
-import type { Logger, McpProtocolHandlerDeps, ProtocolHooks, ProtocolOptions } from './options.js';
+import { DEFAULT_MAX_BATCH_SIZE, type Logger, type McpProtocolHandlerDeps, type ProtocolHooks, type ProtocolOptions } from './options.js';
 import { META_SERVER_INFO } from '../wire/meta-keys.js';
 import { serverInfoOf, type McpServerMetadata } from '../wire/metadata.js';
 import type { Middleware } from '../request/middleware.js';
@@ -38,6 +38,8 @@ export class ServerScope {
   /** The revisions `initialize` may negotiate, and those served per request (2026-07-28). */
   readonly legacyVersions: readonly ProtocolVersion[];
   readonly modernVersions: readonly string[];
+  /** Most messages in one batch (`maxBatchSize`). */
+  readonly maxBatchSize: number;
   readonly #metadata: () => McpServerMetadata;
   #views: Map<string, CachedView> | undefined;
   #serverInfoMeta: { metadata: McpServerMetadata; meta: Readonly<Record<string, unknown>> } | undefined;
@@ -60,6 +62,7 @@ export class ServerScope {
     this.clientRequestTimeoutMs = options.clientRequestTimeoutMs ?? 60_000;
     this.legacyVersions = Object.freeze((options.protocolVersions ?? SUPPORTED_VERSIONS).filter(isLegacyVersion));
     this.modernVersions = Object.freeze((options.protocolVersions ?? MODERN_VERSIONS).filter((v) => !isLegacyVersion(v)));
+    this.maxBatchSize = options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE;
   }
 
   /** Name, version, capabilities: the one source `initialize` and `server/discover` read. */

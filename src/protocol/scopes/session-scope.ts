@@ -7,7 +7,7 @@ import { contentDowngrade } from '../wire/downgrade.js';
 import type { EraInfo } from './era-info.js';
 import { OutboundRequests } from '../request/outbound.js';
 import type { LoggingLevel, ServerCapabilities } from '../wire/types.js';
-import type { ProtocolVersion } from '../wire/versions.js';
+import { LATEST_LEGACY_VERSION, type ProtocolVersion } from '../wire/versions.js';
 import type { MethodFacts } from '../wire/method-facts.js';
 import type { RecordChangeListener, SessionRecord } from '../wire/session-record.js';
 import type { ServerScope } from './server-scope.js';
@@ -48,7 +48,7 @@ export class SessionScope implements ContextHost, EraInfo {
     return undefined;
   }
   /** Valid once `negotiated`. */
-  version: ProtocolVersion = '2025-11-25';
+  version: ProtocolVersion = LATEST_LEGACY_VERSION;
   client: EraInfo['client'] = NO_CLIENT;
   finalize: EraInfo['finalize'] = identity;
   readonly #server: ServerScope;

@@ -21,33 +21,27 @@ export interface Revision {
   era: 'legacy' | 'modern';
   /** Code for "resource not found": -32002 before 2026-07-28, -32602 from it. */
   resourceNotFoundCode: number;
-  /** Results carry `resultType` and, where cacheable, `ttlMs`/`cacheScope`. */
-  resultType: boolean;
-  /** Fields that appeared in a revision and must not be sent to older clients. */
+  /** What appeared in a revision: older clients must not be sent it (or asked for it). */
   features: {
+    /** Audio content blocks (2025-03-26). */
     audio: boolean;
-    annotations: boolean;
-    structuredOutput: boolean;
-    titles: boolean;
-    icons: boolean;
+    /** `resource_link` content blocks (2025-06-18). */
     resourceLinks: boolean;
-    elicitation: boolean;
-    urlElicitation: boolean;
     /** SSE streams open with an empty-`data` priming event (SEP-1699); older clients cannot parse it. */
     ssePriming: boolean;
+    /** Sampling with `includeContext` needs the client's `sampling.context` capability (2025-11-25). */
+    samplingContextCapability: boolean;
   };
 }
 
+const FROM_2025_11_25 = { audio: true, resourceLinks: true, ssePriming: true, samplingContextCapability: true };
+
 const table: Record<ProtocolVersion, Revision> = {
   '2024-11-05': rev('2024-11-05', 'legacy', {}),
-  '2025-03-26': rev('2025-03-26', 'legacy', { audio: true, annotations: true }),
-  '2025-06-18': rev('2025-06-18', 'legacy', { audio: true, annotations: true, structuredOutput: true, titles: true, resourceLinks: true, elicitation: true }),
-  '2025-11-25': rev('2025-11-25', 'legacy', {
-    audio: true, annotations: true, structuredOutput: true, titles: true, resourceLinks: true, elicitation: true, icons: true, urlElicitation: true, ssePriming: true,
-  }),
-  '2026-07-28': rev('2026-07-28', 'modern', {
-    audio: true, annotations: true, structuredOutput: true, titles: true, resourceLinks: true, elicitation: true, icons: true, urlElicitation: true, ssePriming: true,
-  }),
+  '2025-03-26': rev('2025-03-26', 'legacy', { audio: true }),
+  '2025-06-18': rev('2025-06-18', 'legacy', { audio: true, resourceLinks: true }),
+  '2025-11-25': rev('2025-11-25', 'legacy', FROM_2025_11_25),
+  '2026-07-28': rev('2026-07-28', 'modern', FROM_2025_11_25),
 };
 
 function rev(version: ProtocolVersion, era: Revision['era'], features: Partial<Revision['features']>): Revision {
@@ -55,11 +49,7 @@ function rev(version: ProtocolVersion, era: Revision['era'], features: Partial<R
     version,
     era,
     resourceNotFoundCode: era === 'modern' ? -32602 : -32002,
-    resultType: era === 'modern',
-    features: {
-      audio: false, annotations: false, structuredOutput: false, titles: false, icons: false,
-      resourceLinks: false, elicitation: false, urlElicitation: false, ssePriming: false, ...features,
-    },
+    features: { audio: false, resourceLinks: false, ssePriming: false, samplingContextCapability: false, ...features },
   };
 }
 

@@ -16,6 +16,7 @@ import { DEFAULT_MAX_INFLIGHT_BYTES_PER_CLIENT, InflightBytes } from './inflight
 import { DEFAULT_PROTOCOL_VERSIONS } from './headers.js';
 import { LegacySseEndpoint } from './legacy-sse.js';
 import { positive } from './options.js';
+import { DEFAULT_MAX_BATCH_SIZE } from '../../protocol/scopes/options.js';
 import { handlePost } from './post.js';
 import { createCors, type Cors } from './cors.js';
 import { createRebindingGuard, type RequestGuard } from './security.js';
@@ -38,7 +39,7 @@ export interface HttpEngine {
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
-export const DEFAULT_MAX_BATCH_SIZE = 100;
+export { DEFAULT_MAX_BATCH_SIZE } from '../../protocol/scopes/options.js';
 export const DEFAULT_MAX_SESSIONS = 10_000;
 export const DEFAULT_MAX_SESSIONS_PER_CLIENT = 100;
 export const DEFAULT_MAX_REQUESTS_PER_SESSION = 100;
@@ -84,11 +85,12 @@ class Engine implements HttpEngine, EngineContext {
     this.responseMode = options.responseMode ?? 'auto';
     this.stateless = options.stateless ?? false;
     this.maxBodyBytes = positive(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes');
-    this.maxBatchSize = positive(options.maxBatchSize, DEFAULT_MAX_BATCH_SIZE, 'maxBatchSize');
+    // The server owns both (ProtocolOptions); the engine's own options only override them.
+    this.maxBatchSize = positive(options.maxBatchSize ?? factory.maxBatchSize, DEFAULT_MAX_BATCH_SIZE, 'maxBatchSize');
     this.maxSessions = positive(options.maxSessions, DEFAULT_MAX_SESSIONS, 'maxSessions');
     this.maxRequestsPerSession = positive(options.maxRequestsPerSession, DEFAULT_MAX_REQUESTS_PER_SESSION, 'maxRequestsPerSession');
     this.keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
-    this.protocolVersions = options.protocolVersions ?? DEFAULT_PROTOCOL_VERSIONS;
+    this.protocolVersions = options.protocolVersions ?? factory.protocolVersions ?? DEFAULT_PROTOCOL_VERSIONS;
     this.authenticate = options.authenticate;
     if (options.auth !== undefined && options.authenticate !== undefined) {
       throw new TypeError('Give either auth (OAuth resource server) or authenticate (your own check), not both');

@@ -34,7 +34,10 @@ export interface HttpEngineOptions {
   stateless?: boolean;
   /** Largest accepted request body in bytes (default 4 MiB) → 413. */
   maxBodyBytes?: number;
-  /** Most messages in one JSON-RPC batch (default 100) → 400. */
+  /**
+   * @deprecated set `maxBatchSize` on the server (`McpServerConfig`), which every
+   * transport honours; this overrides it for this endpoint.
+   */
   maxBatchSize?: number;
   /** Most concurrent sessions (default 10,000); initialize beyond it → 503. */
   maxSessions?: number;
@@ -87,7 +90,10 @@ export interface HttpEngineOptions {
   authenticate?: (request: HttpRequest) => AuthInfo | undefined | Promise<AuthInfo | undefined>;
   /** Also serve the deprecated HTTP+SSE transport of 2024-11-05 (default false). */
   legacySse?: boolean | LegacySseOptions;
-  /** Protocol revisions accepted in `MCP-Protocol-Version` on session requests. */
+  /**
+   * @deprecated set `protocolVersions` on the server (`McpServerConfig`), which the
+   * engine reads; this overrides the `MCP-Protocol-Version` values accepted on session requests.
+   */
   protocolVersions?: readonly string[];
   /**
    * Experimental: serve the MCP Server Card at `<path>/server-card` (docs/http.md), made
