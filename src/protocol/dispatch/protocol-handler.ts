@@ -209,10 +209,7 @@ export class McpProtocolHandler implements McpConnection {
         result = await new Promise<unknown>((resolve, reject) => {
           running.then(resolve, reject);
           // A round of a multi round-trip request ends as soon as it needs input.
-          if (broker) {
-            broker.onInputRequired = resolve;
-            broker.onInputFailed = reject;
-          }
+          broker?.endRoundWith(resolve, reject);
           // Answer on time even when the handler ignores its signal.
           if (timeoutMs !== undefined) {
             timer = setTimeout(() => {

@@ -13,6 +13,7 @@ export const initialize: RequestMethod = {
   method: 'initialize',
   kind: 'request',
   eras: LEGACY_ONLY,
+  negotiates: true,
   changesRecord: true,
   // The spec forbids cancelling it: not tracking it keeps idle sessions small.
   cancellable: false,

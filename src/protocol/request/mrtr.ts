@@ -53,12 +53,9 @@ export class MrtrBroker implements InputBroker {
   #counters: Record<string, number> | undefined;
   #rejectors: ((error: Error) => void)[] | undefined;
   #scheduled = false;
-  /** Receives the InputRequiredResult when this round needs input (set by the handler). */
-  onInputRequired: ((result: Record<string, unknown>) => void) | undefined;
-  /** Receives what made ending the round impossible (e.g. a state that cannot be serialised), so the request fails cleanly. */
-  onInputFailed: ((error: unknown) => void) | undefined;
-  /** True once this round ended with an InputRequiredResult. */
-  announced = false;
+  #onInputRequired: ((result: Record<string, unknown>) => void) | undefined;
+  #onInputFailed: ((error: unknown) => void) | undefined;
+  #announced = false;
 
   constructor(options: MrtrOptions, method: string, params: Record<string, unknown>, authInfo: AuthInfo | undefined) {
     this.#options = options;
@@ -108,6 +105,21 @@ export class MrtrBroker implements InputBroker {
     return earlier !== undefined && Object.hasOwn(earlier, key) ? earlier[key] : undefined;
   }
 
+  /**
+   * Where this round ends early: `inputRequired` receives the InputRequiredResult
+   * once the handler needs input, `failed` what made ending the round impossible
+   * (e.g. a state that cannot be serialised), so the request fails cleanly.
+   */
+  endRoundWith(inputRequired: (result: Record<string, unknown>) => void, failed: (error: unknown) => void): void {
+    this.#onInputRequired = inputRequired;
+    this.#onInputFailed = failed;
+  }
+
+  /** True once this round ended with an InputRequiredResult (or failed to). */
+  get announced(): boolean {
+    return this.#announced;
+  }
+
   /** Rejects the calls left waiting so the handler's `finally` blocks run. */
   release(): void {
     const signal = new InputRequiredSignal();
@@ -121,7 +133,7 @@ export class MrtrBroker implements InputBroker {
     setImmediate(() => {
       this.#scheduled = false;
       const pending = this.#pending;
-      if (pending === undefined || this.announced) return;
+      if (pending === undefined || this.#announced) return;
       const options = this.#options;
       let requestState: string;
       try {
@@ -131,13 +143,13 @@ export class MrtrBroker implements InputBroker {
         );
       } catch (error) {
         // An answer or ctx.requestState that cannot be serialised (deep, cyclic, BigInt) fails this request only.
-        this.announced = true;
-        this.onInputFailed?.(error);
+        this.#announced = true;
+        this.#onInputFailed?.(error);
         this.release();
         return;
       }
-      this.announced = true;
-      this.onInputRequired?.({ resultType: 'input_required', inputRequests: { ...pending }, requestState });
+      this.#announced = true;
+      this.#onInputRequired?.({ resultType: 'input_required', inputRequests: { ...pending }, requestState });
     });
   }
 }

@@ -21,6 +21,8 @@ export interface MethodFacts {
   readonly streams?: boolean;
   /** Where the result carries content blocks older revisions may not know (replaced by text for them). */
   readonly downgrade?: 'content' | 'messages';
+  /** Starts a legacy session (`initialize`): over HTTP, a request without a session that may open one. */
+  readonly negotiates?: boolean;
   /** False for requests the client may not cancel (`initialize`): they are not tracked. */
   readonly cancellable?: boolean;
 }

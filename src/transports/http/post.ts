@@ -160,7 +160,7 @@ function route(
   // The same rule the protocol serves by (one classifier for both).
   const modern = payloadEra(payload, request.headers['mcp-protocol-version']) === 'modern';
   if (modern || ctx.stateless) return ctx.sharedTarget(modern);
-  if (shape.method === 'initialize' && shape.hasRequest) return openSession(ctx, request, shape, authInfo);
+  if (shape.hasRequest && methodFacts(shape.method)?.negotiates === true) return openSession(ctx, request, shape, authInfo);
   return missingSession(shape.id);
 }
 
