@@ -1,9 +1,8 @@
 import type { McpPrompt } from '../../registries/types.js';
 import type { RequestContext } from '../request/context.js';
 import { invalidParams } from '../wire/errors.js';
-import { paginate } from '../wire/pagination.js';
 import { BOTH_ERAS } from '../wire/method-facts.js';
-import { declares, optionalObject, permitted, pick, requireString, type RequestMethod } from './shared.js';
+import { declares, optionalObject, listPage, pick, requireString, type RequestMethod } from './shared.js';
 
 const PROMPT_FIELDS = ['title', 'description', 'icons', '_meta'] as const;
 const ARGUMENT_FIELDS = ['title', 'description', 'required'] as const;
@@ -20,12 +19,7 @@ export const listPrompts: RequestMethod = {
   eras: BOTH_ERAS,
   gate: declares('prompts'),
   cacheable: true,
-  handle(params, context) {
-    const registry = context.server.prompts;
-    const all = permitted(context.server.view('prompts', registry.version, undefined, () => registry.list().map(wirePrompt)), registry.list(), context);
-    const { page, nextCursor } = paginate(all, params['cursor'], context.server.options.pageSize);
-    return nextCursor === undefined ? { prompts: page } : { prompts: page, nextCursor };
-  },
+  handle: (params, context) => listPage(context, params, 'prompts', context.server.prompts, wirePrompt),
 };
 
 export const getPrompt: RequestMethod = {

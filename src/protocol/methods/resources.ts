@@ -1,8 +1,7 @@
 import type { McpReadResult, McpResource, McpResourceTemplate } from '../../registries/types.js';
 import type { RequestContext } from '../request/context.js';
-import { paginate } from '../wire/pagination.js';
 import { BOTH_ERAS } from '../wire/method-facts.js';
-import { declares, permitted, pick, requireString, type RequestMethod } from './shared.js';
+import { declares, listPage, pick, requireString, type RequestMethod } from './shared.js';
 
 const RESOURCE_FIELDS = ['title', 'description', 'mimeType', 'size', 'icons', 'annotations', '_meta'] as const;
 const TEMPLATE_FIELDS = ['title', 'description', 'mimeType', 'icons', 'annotations', '_meta'] as const;
@@ -21,12 +20,7 @@ export const listResources: RequestMethod = {
   eras: BOTH_ERAS,
   gate: declares('resources'),
   cacheable: true,
-  handle(params, context) {
-    const registry = context.server.resources;
-    const all = permitted(context.server.view('resources', registry.version, undefined, () => registry.list().map(wireResource)), registry.list(), context);
-    const { page, nextCursor } = paginate(all, params['cursor'], context.server.options.pageSize);
-    return nextCursor === undefined ? { resources: page } : { resources: page, nextCursor };
-  },
+  handle: (params, context) => listPage(context, params, 'resources', context.server.resources, wireResource),
 };
 
 export const listTemplates: RequestMethod = {
@@ -35,12 +29,7 @@ export const listTemplates: RequestMethod = {
   eras: BOTH_ERAS,
   gate: declares('resources'),
   cacheable: true,
-  handle(params, context) {
-    const registry = context.server.resources.templates;
-    const all = permitted(context.server.view('templates', registry.version, undefined, () => registry.list().map(wireTemplate)), registry.list(), context);
-    const { page, nextCursor } = paginate(all, params['cursor'], context.server.options.pageSize);
-    return nextCursor === undefined ? { resourceTemplates: page } : { resourceTemplates: page, nextCursor };
-  },
+  handle: (params, context) => listPage(context, params, 'resourceTemplates', context.server.resources.templates, wireTemplate),
 };
 
 /** Normalises what a reader returned into `contents[]`, each entry naming its URI. */

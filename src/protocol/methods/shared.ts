@@ -1,6 +1,7 @@
 import type { RequestContext } from '../request/context.js';
 import type { MessageExtra } from '../connection.js';
 import { invalidParams } from '../wire/errors.js';
+import { paginate } from '../wire/pagination.js';
 import type { MethodContext } from '../scopes/method-context.js';
 import type { ServerScope } from '../scopes/server-scope.js';
 import type { RecordChange, SessionScope } from '../scopes/session-scope.js';
@@ -70,6 +71,24 @@ export function pick(source: object, keys: readonly string[], target: Record<str
   const record = source as Record<string, unknown>;
   for (const key of keys) if (record[key] !== undefined) target[key] = record[key];
   return target;
+}
+
+/**
+ * One page of a list method's result: the registry's wire view (cached per
+ * registry version in the server scope), filtered by the caller's scopes,
+ * paginated by `cursor`, under `field` (`tools`, `resources`, …).
+ */
+export function listPage<T extends { scopes?: readonly string[] }>(
+  ctx: MethodContext,
+  params: Record<string, unknown>,
+  field: string,
+  registry: { readonly version: number; list(): readonly T[] },
+  wire: (item: T) => Record<string, unknown>,
+): Record<string, unknown> {
+  const server = ctx.server;
+  const all = permitted(server.view(field, registry.version, undefined, () => registry.list().map(wire)), registry.list(), ctx);
+  const { page, nextCursor } = paginate(all, params['cursor'], server.options.pageSize);
+  return nextCursor === undefined ? { [field]: page } : { [field]: page, nextCursor };
 }
 
 /**

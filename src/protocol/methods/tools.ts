@@ -4,11 +4,10 @@ import type { McpTool } from '../../registries/types.js';
 import type { RequestContext } from '../request/context.js';
 import type { MethodContext } from '../scopes/method-context.js';
 import type { ServerScope } from '../scopes/server-scope.js';
-import { paginate } from '../wire/pagination.js';
 import { callToolAsTask, taskOptionsOf } from '../scopes/task-runtime.js';
 import { checkParamHeaders } from '../wire/routing-headers.js';
 import { BOTH_ERAS } from '../wire/method-facts.js';
-import { declares, optionalObject, permitted, pick, requireString, type RequestMethod } from './shared.js';
+import { declares, optionalObject, listPage, pick, requireString, type RequestMethod } from './shared.js';
 
 const DEFAULT_INPUT_SCHEMA = Object.freeze({ type: 'object' });
 const TOOL_FIELDS = ['title', 'description', 'outputSchema', 'annotations', 'icons', 'execution', '_meta'] as const;
@@ -24,13 +23,7 @@ export const listTools: RequestMethod = {
   eras: BOTH_ERAS,
   gate: declares('tools'),
   cacheable: true,
-  handle(params, context) {
-    const server = context.server;
-    const tools = server.tools;
-    const all = permitted(server.view('tools', tools.version, undefined, () => tools.list().map(wireTool)), tools.list(), context);
-    const { page, nextCursor } = paginate(all, params['cursor'], server.options.pageSize);
-    return nextCursor === undefined ? { tools: page } : { tools: page, nextCursor };
-  },
+  handle: (params, context) => listPage(context, params, 'tools', context.server.tools, wireTool),
 };
 
 /** Per-tool timeouts are declared in the tool's `_meta`-free options and stored on the tool object. */
