@@ -31,7 +31,8 @@ export {
   ToolError,
   ToolInputError,
   ToolOutputError,
-} from './registries/errors.js';
+} from './errors/classes.js';
+export { errorCatalogue, httpStatusFor, type ErrorCodeName, type ErrorEntry } from './errors/codes.js';
 export { McpPromptRegistry } from './registries/prompts.js';
 export { DEFAULT_MAX_URI_LENGTH, McpResourceRegistry, McpResourceTemplateRegistry } from './registries/resources.js';
 export { McpToolRegistry, type ToolRegistrationOptions } from './registries/tools.js';
@@ -41,7 +42,7 @@ export type { RegistryChange } from './registries/events.js';
 export type * from './registries/types.js';
 
 // Protocol
-export { McpErrorCode } from './protocol/wire/codes.js';
+export { McpErrorCode } from './errors/codes.js';
 export type { AuthInfo, ConnectionFactory, ConnectionOptions, HandleResult, McpConnection, MessageExtra, MessageSink, RequestInfo } from './protocol/connection.js';
 export { parseSessionRecord, type RecordChangeListener, type SessionRecord } from './protocol/wire/session-record.js';
 export { principalOf, quotaOwnerOf, samePrincipal } from './protocol/request/principal.js';
@@ -49,7 +50,8 @@ export type { ScopeAccess } from './protocol/connection.js';
 export { InvalidTokenError, type AuthOptions, type Principal, type TokenVerifier, type VerifyTarget } from './transports/http/auth/types.js';
 export { RequestContext, type AuthPrincipal, type ClientRequestOptions } from './protocol/request/context.js';
 export type { Logger, McpProtocolHandlerDeps, ProtocolOptions } from './protocol/scopes/options.js';
-export { MissingClientCapabilityError } from './protocol/wire/errors.js';
+export { ConnectionClosedError, MissingClientCapabilityError, RequestTimeoutError } from './protocol/wire/errors.js';
+export { TaskInputTimeoutError } from './protocol/scopes/task-runtime.js';
 export { McpProtocolHandler } from './protocol/dispatch/protocol-handler.js';
 export { buildServerMetadata, type McpServerMetadata } from './protocol/wire/metadata.js';
 export type { MethodTypes, MiddlewareContext, MiddlewareFn } from './protocol/request/middleware.js';
@@ -89,4 +91,4 @@ export { assembleMcpServer, McpAssemblyError, runMcpStdio, type McpToolDef, type
 
 // Transports
 export type { McpTransport } from './transports/transport.js';
-export { StdioTransport, type StdioTransportConfig } from './transports/stdio.js';
+export { OutputClosedError, StdioTransport, type StdioTransportConfig } from './transports/stdio.js';

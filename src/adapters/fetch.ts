@@ -86,6 +86,7 @@ async function readBody(request: Request, limit: number): Promise<BodyResult> {
       if (done) break;
       size += value.byteLength;
       if (size > limit) {
+        // The body is refused (413) either way; a failed cancel leaves nothing to clean up.
         void reader.cancel().catch(() => undefined);
         return { kind: 'too-large' };
       }

@@ -139,4 +139,6 @@ export interface ConnectionFactory {
   scopesFor?(method: string, params: unknown): readonly string[] | undefined;
   /** True when MRTR `requestState` is signed with configured (shareable) keys: an HTTP cluster warns otherwise. */
   hasSharedStateKey?(): boolean;
+  /** Where a transport reports failures no request can be told about (a store or bus failure). */
+  readonly logger?: { error?(message: string, ...args: unknown[]): void };
 }

@@ -96,7 +96,8 @@ export class McpServer extends Authoring implements ConnectionFactory {
     if (config.strictToolNames === false) this.tools.strictNames = false;
     // A key ring that cannot sign is a configuration error: refuse it now, not at the first MRTR round.
     if (config.requestStateKeys !== undefined) stateKeyRing(config);
-    this.#bus = config.bus ?? new MemoryNotificationBus();
+    const logger = config.logger ?? stderrLogger;
+    this.#bus = config.bus ?? new MemoryNotificationBus({ onListenerError: (error) => logger.error?.('mcpkit: a notification bus listener failed', error) });
     this.#scope = new ServerScope({
       tools: this.tools,
       resources: this.resources,
@@ -104,7 +105,7 @@ export class McpServer extends Authoring implements ConnectionFactory {
       getMetadata: () => this.getMetadata(),
       options: config,
       middleware: this.#middleware,
-      logger: config.logger ?? stderrLogger,
+      logger,
       bus: this.#bus,
       hooks: {
         onRootsListChanged: (info) => {
@@ -336,6 +337,11 @@ export class McpServer extends Authoring implements ConnectionFactory {
   }
 
   /** Open connections (stdio processes, HTTP sessions, the stateless endpoint). */
+  /** The server's logger (`config.logger`, else stderr): transports report failures no request can carry here. */
+  get logger(): Logger {
+    return this.config.logger ?? stderrLogger;
+  }
+
   get connectionCount(): number {
     return this.#connections.size;
   }
@@ -351,7 +357,9 @@ export class McpServer extends Authoring implements ConnectionFactory {
       this.#flushScheduled = false;
       const lists = [...this.#pendingLists];
       this.#pendingLists.clear();
-      for (const l of lists) void Promise.resolve(this.#bus.publish({ type: 'list_changed', list: l })).catch(() => undefined);
+      for (const l of lists) {
+        void Promise.resolve(this.#bus.publish({ type: 'list_changed', list: l })).catch((error: unknown) => this.logger.error?.(`mcpkit: publishing ${l}/list_changed on the notification bus failed`, error));
+      }
     }, 0);
   }
 }

@@ -30,8 +30,18 @@ export interface NotificationBus {
   ready?(): Promise<void>;
 }
 
+export interface MemoryNotificationBusOptions {
+  /** Told when a listener throws (McpServer logs it); default: console.error. */
+  onListenerError?: (error: unknown) => void;
+}
+
 export class MemoryNotificationBus implements NotificationBus {
   readonly #listeners = new Set<BusListener>();
+  readonly #onListenerError: (error: unknown) => void;
+
+  constructor(options: MemoryNotificationBusOptions = {}) {
+    this.#onListenerError = options.onListenerError ?? ((error) => console.error('mcpkit: a notification bus listener failed', error));
+  }
 
   get listenerCount(): number {
     return this.#listeners.size;
@@ -41,8 +51,9 @@ export class MemoryNotificationBus implements NotificationBus {
     for (const listener of this.#listeners) {
       try {
         listener(event);
-      } catch {
-        // One broken listener must not starve the others.
+      } catch (error) {
+        // One broken listener must not starve the others; it is reported, not rethrown.
+        this.#onListenerError(error);
       }
     }
   }

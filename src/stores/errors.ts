@@ -1,9 +1,12 @@
+import type { ErrorCodeName } from '../errors/codes.js';
+
 /**
  * A shared store (e.g. Redis) could not be reached in time. Callers answer
  * "try again later" (HTTP 503 with `Retry-After`) rather than hang or crash.
  */
 export class StoreUnavailableError extends Error {
   override readonly name = 'StoreUnavailableError';
+  readonly errorCode: ErrorCodeName = 'store_unavailable';
   constructor(
     message: string,
     /** When a retry may succeed, in seconds (the HTTP `Retry-After`). */

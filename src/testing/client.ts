@@ -286,6 +286,7 @@ export class TestClient {
   async #requestOnce(method: string, params: Json, signal: AbortSignal | undefined): Promise<Json> {
     const id = this.#nextId++;
     const onAbort = (): void => {
+      // Best effort: a closed test client has no server left to tell.
       void this.notify('notifications/cancelled', { requestId: id, reason: String(signal?.reason ?? 'aborted') }).catch(() => undefined);
     };
     signal?.addEventListener('abort', onAbort, { once: true });

@@ -1,6 +1,7 @@
 import { encodeMessage } from '../jsonrpc/serialize.js';
 import { routeConsoleToStderr } from './stdio-console.js';
 import type { McpTransport } from './transport.js';
+import type { ErrorCodeName } from '../errors/codes.js';
 
 /** The parts of a Node stream the transport uses, so tests can inject a PassThrough pair. */
 export interface ReadableLike {
@@ -77,6 +78,7 @@ export class InvalidJsonError extends Error {
 /** The client stopped reading stdout (or closed it): the transport closed. */
 export class OutputClosedError extends Error {
   override readonly name = 'OutputClosedError';
+  readonly errorCode: ErrorCodeName = 'output_closed';
 }
 
 /**

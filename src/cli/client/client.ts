@@ -130,7 +130,7 @@ export class McpClient {
       void this.#answer(message['method'], params).then(
         (result) => this.wire.send({ jsonrpc: '2.0', id, result }),
         (error: unknown) => this.wire.send({ jsonrpc: '2.0', id, error: error instanceof RpcError ? { code: error.code, message: error.rpcMessage } : { code: -32603, message: String(error) } }),
-      ).catch(() => {});
+      ).catch(() => {}); // the connection is gone: there is no one left to answer
       return;
     }
     const pending = typeof id === 'number' ? this.#pending.get(id) : undefined;

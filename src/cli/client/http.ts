@@ -90,7 +90,7 @@ export function httpWire(url: string, extraHeaders: Record<string, string> = {})
     async close() {
       for (const s of streams) s.abort();
       if (sessionId) {
-        await fetch(url, { method: 'DELETE', headers: { 'mcp-session-id': sessionId, ...(wire.protocolVersion ? { 'mcp-protocol-version': wire.protocolVersion } : {}), ...extraHeaders } }).catch(() => {});
+        await fetch(url, { method: 'DELETE', headers: { 'mcp-session-id': sessionId, ...(wire.protocolVersion ? { 'mcp-protocol-version': wire.protocolVersion } : {}), ...extraHeaders } }).catch(() => {}); // best effort: the session expires on the server anyway
       }
     },
   };

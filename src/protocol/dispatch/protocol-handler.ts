@@ -103,6 +103,7 @@ export class McpProtocolHandler implements McpConnection {
   setSessionLogLevel(level: unknown): void {
     if (!isLoggingLevel(level)) throw new JsonRpcProtocolError(ErrorCode.InvalidParams, `Invalid params: "level" must be one of debug, info, notice, warning, error, critical, alert, emergency`);
     // A failing change listener is logged by the session; nobody waits for this one.
+    // change() logs a failed save through the server's logger and undoes it.
     if (this.#session?.negotiated === true) this.#session.change({ type: 'logLevel', level }, 'setSessionLogLevel')?.catch(() => undefined);
   }
 
@@ -237,6 +238,7 @@ export class McpProtocolHandler implements McpConnection {
           }
         });
         if (broker?.announced) {
+          // This pass is answered with input_required; the retry runs the handler again, so this run's outcome is moot.
           running.catch(() => undefined);
           controller.abort(new InputRequiredSignal());
           broker.release();

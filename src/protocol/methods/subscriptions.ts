@@ -144,10 +144,12 @@ export const listen: RequestMethod = {
         if (!wants(filter, event)) return;
         const method = event.type === 'resource_updated' ? 'notifications/resources/updated' : `notifications/${event.list}/list_changed`;
         const body = event.type === 'resource_updated' ? { uri: event.uri, _meta: meta } : { _meta: meta };
+        // A failed notify means the listen stream closed; its abort listener unsubscribes.
         context.notify(method, body).catch(() => undefined);
       });
       // Each status change carries the whole task, as tasks/get would show it then.
       const unwatch = (filter.taskIds ?? []).map((id) =>
+        // A failed notify means the listen stream closed; its abort listener stops the watch.
         context.server.tasks.watch(id, (record) => void context.notify('notifications/tasks', { ...detailedTask(record), _meta: meta }).catch(() => undefined)),
       );
       context.signal.addEventListener('abort', () => {

@@ -102,6 +102,7 @@ export class OutboundRequests {
     const id = `mcpkit-${++this.#nextId}`;
     return new Promise<unknown>((resolve, reject) => {
       const cancel = (reason: string): void => {
+        // Best effort: the client may be gone; the pending request is settled either way.
         sendSafely(send, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } }).catch(() => undefined);
       };
       const onAbort = (): void => {

@@ -153,6 +153,7 @@ export class SessionScope implements ContextHost, EraInfo {
       }
     };
     const next = (this.#changes ?? Promise.resolve()).then(run);
+    // The chain only keeps changes in order: `next` carries the failure (logged above) to its caller.
     this.#changes = next.catch(() => undefined);
     return next;
   }

@@ -14,6 +14,7 @@ import type { CreateMessageParams, ElicitParams } from '../wire/types.js';
 import { isPlainObject } from '../../jsonrpc/message.js';
 import { ownerOf } from '../request/owner.js';
 import { principalOf } from '../request/principal.js';
+import type { ErrorCodeName } from '../../errors/codes.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
@@ -36,6 +37,7 @@ export class TaskCancelledError extends Error {
 
 /** A task waited for input longer than its timeout: it ends `failed` with this error. */
 export class TaskInputTimeoutError extends JsonRpcProtocolError {
+  readonly errorCode: ErrorCodeName = 'task_input_timeout';
   constructor(method: string, timeoutMs: number) {
     super(ErrorCode.InternalError, `Task input timed out: the client did not answer ${method} within ${timeoutMs} ms (taskInputTimeoutMs), so the task failed`, { timeoutMs });
   }
@@ -130,6 +132,7 @@ export class TaskRuntime {
     };
     if (live === undefined) return run();
     const next = live.writes.then(run);
+    // The chain only keeps writes in order: `next` carries the failure to its caller.
     live.writes = next.catch(() => undefined);
     return next;
   }
@@ -219,6 +222,7 @@ export class TaskRuntime {
       return this.write(taskId, live, () => ({ status: 'failed', error: { code: ErrorCode.InternalError, message: error.message, data: { limit: error.limit } }, inputRequests: undefined }));
     });
     this.#logged(written);
+    // #logged above reports the failure through the server's logger.
     return written.catch(() => undefined);
   }
 

@@ -11,7 +11,8 @@ import { encodeBatch, unserializableResponse } from '../../jsonrpc/serialize.js'
 import { definesSsePriming } from '../../protocol/wire/versions.js';
 import type { AbortSignalLike, AuthInfo, HandleResult, MessageExtra } from '../../protocol/connection.js';
 import type { CallTarget, EngineContext, InflightCall } from './context.js';
-import { JSON_HEADERS, modernErrorStatus, shuttingDown } from './errors.js';
+import { JSON_HEADERS, shuttingDown } from './errors.js';
+import { httpStatusFor } from '../../errors/codes.js';
 import { EventStream, SSE_HEADERS, SseConnection } from './sse.js';
 import type { HttpRequest, HttpResponse } from './types.js';
 
@@ -131,7 +132,8 @@ export class PostCall implements InflightCall {
   private startStream(): EventStream {
     const session = this.target.session;
     const resumable = this.resumable;
-    const stream = new EventStream(session?.nextStreamId() ?? '', resumable ? session?.eventLog : undefined);
+    const report = session?.storeErrorReporter ?? ((error: unknown) => this.ctx.sessions.report('recording an SSE event failed', error));
+    const stream = new EventStream(session?.nextStreamId() ?? '', resumable ? session?.eventLog : undefined, report);
     const connection = new SseConnection();
     this.stream = stream;
     this.connectionOut = connection;
@@ -153,7 +155,7 @@ export class PostCall implements InflightCall {
     const { session, opensSession } = this.target;
     if (opensSession && session !== undefined && !isSuccess(result)) {
       // A failed initialize leaves no session behind.
-      void this.ctx.sessions.end(session, 'initialize failed').catch(() => undefined);
+      void this.ctx.sessions.end(session, 'initialize failed').catch((error: unknown) => this.ctx.sessions.report(`ending session ${session.id} after a failed initialize failed`, error));
     }
     const stream = this.stream;
     if (stream !== undefined) {
@@ -176,7 +178,8 @@ export class PostCall implements InflightCall {
     }
     this.respond({ status: 500, headers: { ...JSON_HEADERS }, body: JSON.stringify(response) });
     if (this.target.opensSession && this.target.session !== undefined) {
-      void this.ctx.sessions.end(this.target.session, 'initialize failed').catch(() => undefined);
+      const failed = this.target.session;
+      void this.ctx.sessions.end(failed, 'initialize failed').catch((error: unknown) => this.ctx.sessions.report(`ending session ${failed.id} after a failed initialize failed`, error));
     }
     this.finishCall();
   }
@@ -187,7 +190,7 @@ export class PostCall implements InflightCall {
     let status = 200;
     if (!hasRequest) status = 400; // only notifications/responses, and they were refused
     else if (this.target.modern && Array.isArray(result)) status = 400; // 2026-07-28 has no batches: each entry is a refusal
-    else if (this.target.modern && !Array.isArray(result) && 'error' in result) status = modernErrorStatus(result.error.code);
+    else if (this.target.modern && !Array.isArray(result) && 'error' in result) status = httpStatusFor(result.error.code);
     let body: string;
     if (Array.isArray(result)) {
       body = encodeBatch(result);

@@ -21,7 +21,7 @@ import { handlePost } from './post.js';
 import { createCors, type Cors } from './cors.js';
 import { createRebindingGuard, type RequestGuard } from './security.js';
 import { checkServerCardOptions, createServerCardRoute } from './server-card.js';
-import { SessionRegistry, type HttpSession } from './sessions.js';
+import { reporterFor, SessionRegistry, type HttpSession } from './sessions.js';
 import type { HttpEngineOptions, HttpRequest, HttpResponse, ResponseMode } from './types.js';
 
 export interface CloseOptions {
@@ -104,7 +104,7 @@ class Engine implements HttpEngine, EngineContext {
       (options.sessionStore as SessionStore<HttpSession> | undefined) ??
       new MemorySessionStore<HttpSession>(options.sessionIdleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.sessionIdleTimeoutMs });
     const perClient = positive(options.maxSessionsPerClient, DEFAULT_MAX_SESSIONS_PER_CLIENT, 'maxSessionsPerClient');
-    this.sessions = new SessionRegistry(store, this.maxSessions, perClient, this.eventStore);
+    this.sessions = new SessionRegistry(store, this.maxSessions, perClient, this.eventStore, reporterFor(factory.logger));
     this.inflight = new InflightBytes(positive(options.maxInflightBytesPerClient, DEFAULT_MAX_INFLIGHT_BYTES_PER_CLIENT, 'maxInflightBytesPerClient'));
     this.guard = createRebindingGuard(options);
     this.cors = createCors(options.cors);

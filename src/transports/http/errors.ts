@@ -1,10 +1,11 @@
 /** HTTP error answers: every one carries a JSON-RPC error object a person can act on. */
 import { ErrorCode } from '../../jsonrpc/errors.js';
+import { httpStatusFor, McpErrorCode } from '../../errors/codes.js';
 import type { JsonRpcErrorResponse, JsonRpcId } from '../../jsonrpc/message.js';
 import type { HttpResponse } from './types.js';
 
 /** MCP's code for an unsupported protocol revision (2026-07-28 schema). */
-export const UnsupportedProtocolVersion = -32022;
+export const UnsupportedProtocolVersion = McpErrorCode.UnsupportedProtocolVersion;
 
 export const JSON_HEADERS: Readonly<Record<string, string>> = { 'content-type': 'application/json' };
 
@@ -44,23 +45,5 @@ export const missingSession = (id?: JsonRpcId): HttpResponse =>
 export const shuttingDown = (): HttpResponse =>
   httpError(503, ErrorCode.InternalError, 'Service unavailable: the server is shutting down', { headers: { 'retry-after': '1' } });
 
-/**
- * The HTTP status of a modern (2026-07-28) request answered with an error:
- * unknown or removed methods are 404, invalid requests and header or
- * capability mismatches 400.
- */
-export function modernErrorStatus(code: number): number {
-  switch (code) {
-    case ErrorCode.MethodNotFound:
-      return 404;
-    case ErrorCode.ParseError:
-    case ErrorCode.InvalidRequest:
-    case ErrorCode.InvalidParams:
-    case -32020: // HeaderMismatch
-    case -32021: // MissingRequiredClientCapability
-    case UnsupportedProtocolVersion:
-      return 400;
-    default:
-      return 200;
-  }
-}
+/** @deprecated Use `httpStatusFor` (src/errors/codes.ts), the one mapping from error codes to HTTP statuses. */
+export const modernErrorStatus = (code: number): number => httpStatusFor(code);

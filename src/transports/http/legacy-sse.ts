@@ -59,7 +59,7 @@ export class LegacySseEndpoint {
     connection.write(sseEvent(`${this.messagesPath}?sessionId=${encodeURIComponent(session.id)}`, undefined, 'endpoint'));
     // The stream is the session: when it closes, the session ends.
     const end = (): void => {
-      void ctx.sessions.end(session, 'SSE stream closed').catch(() => undefined);
+      void ctx.sessions.end(session, 'SSE stream closed').catch((error: unknown) => ctx.sessions.report(`ending legacy SSE session ${session.id} after its stream closed failed`, error));
     };
     if (request.signal.aborted) end();
     else request.signal.addEventListener('abort', end, { once: true });

@@ -14,6 +14,14 @@ import type { HttpRequest, HttpResponse } from './types.js';
 export type SessionKind = 'streamable' | 'legacy-sse';
 
 /** A session is the owner of its streams' events (its id is the owner key). */
+/** Logs a failure no request can be told about: what failed, and the error. */
+export type ReportFailure = (what: string, error: unknown) => void;
+
+/** A ReportFailure over a logger; a factory without one reports to stderr. */
+export function reporterFor(logger: { error?(message: string, ...args: unknown[]): void } | undefined): ReportFailure {
+  return (what, error) => (logger?.error === undefined ? console.error(`mcpkit: ${what}`, error) : logger.error(`mcpkit: ${what}`, error));
+}
+
 export class HttpSession implements EventLog {
   /** Prefix of this session's stream ids, so a Last-Event-ID can be tied to its session (made on first use). */
   private prefix: string | undefined;
@@ -31,6 +39,8 @@ export class HttpSession implements EventLog {
     readonly kind: SessionKind,
     /** Its client: the quota it counts against, its principal and the event store (shared, so a session holds one pointer). */
     readonly client: SessionClient,
+    /** Where a failure of the stores behind this session is reported (the server's logger). */
+    readonly report: ReportFailure,
   ) {}
 
   /** `principalOf(authInfo)` at creation: only the same principal reaches this session. */
@@ -64,6 +74,9 @@ export class HttpSession implements EventLog {
   }
 
   /** Where this session's resumable streams record their events; undefined without an event store. */
+  /** For this session's SSE streams: a failed event-store write is logged, not swallowed. */
+  readonly storeErrorReporter = (error: unknown): void => this.report(`recording an SSE event of session ${this.id} in the event store failed (it was sent live but cannot be replayed)`, error);
+
   get eventLog(): EventLog | undefined {
     return this.client.events === undefined ? undefined : this;
   }
@@ -77,7 +90,7 @@ export class HttpSession implements EventLog {
 
   /** The session's standalone stream (the GET stream, or the legacy SSE stream). */
   standalone(): EventStream {
-    this.standaloneStream ??= new EventStream(this.standaloneId, this.kind === 'streamable' ? this.eventLog : undefined);
+    this.standaloneStream ??= new EventStream(this.standaloneId, this.kind === 'streamable' ? this.eventLog : undefined, this.storeErrorReporter);
     return this.standaloneStream;
   }
 
@@ -129,6 +142,8 @@ export class SessionRegistry {
     readonly maxSessions: number,
     readonly maxSessionsPerClient: number,
     private readonly eventStore: EventStore | undefined,
+    /** The server's logger, for store failures no request can carry. */
+    readonly report: ReportFailure = reporterFor(undefined),
   ) {
     store.onExpire((_id, session) => {
       if (session.busy) return false;
@@ -150,7 +165,7 @@ export class SessionRegistry {
 
   touch(session: HttpSession): void {
     const touched = this.store.touch(session.id);
-    if (touched instanceof Promise) touched.catch(() => undefined);
+    if (touched instanceof Promise) touched.catch((error: unknown) => this.report(`touching session ${session.id} in the session store failed (it may expire early)`, error));
   }
 
   /**
@@ -174,7 +189,7 @@ export class SessionRegistry {
     if (client.sessions >= this.maxSessionsPerClient) return 'client-full';
     client.sessions++;
     const id = mintSessionId();
-    const session = new HttpSession(id, kind, client);
+    const session = new HttpSession(id, kind, client, this.report);
     try {
       // A bound method, not an arrow field: about 70 bytes less per session than a closure and its context.
       session.connection = factory.openConnection({ send: session.send.bind(session), sessionId: id, transport: 'http' });
@@ -210,7 +225,7 @@ export class SessionRegistry {
     if (session.closed) return false;
     session.close(reason);
     const released = this.eventStore?.release(session.id);
-    if (released instanceof Promise) released.catch(() => undefined);
+    if (released instanceof Promise) released.catch((error: unknown) => this.report(`releasing the events of session ${session.id} from the event store failed`, error));
     const { client } = session;
     if (--client.sessions <= 0 && this.perClient.get(client.owner) === client) this.perClient.delete(client.owner);
     return true;

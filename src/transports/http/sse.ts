@@ -85,6 +85,8 @@ export class EventStream {
   constructor(
     readonly id: string,
     private readonly store: EventLog | undefined,
+    /** Told when recording an event fails (the event was still sent live, but cannot be replayed). */
+    private readonly onStoreError: (error: unknown) => void,
   ) {}
 
   get finished(): boolean {
@@ -137,8 +139,13 @@ export class EventStream {
       return;
     }
     this.enqueue(() => {
-      const id = store.append(this.id, message);
-      return typeof id === 'string' ? this.deliver(id, data) : id.then((eventId) => this.deliver(eventId, data));
+      let id: string | Promise<string>;
+      try {
+        id = store.append(this.id, message);
+      } catch (error) {
+        return this.unrecorded(error, data);
+      }
+      return typeof id === 'string' ? this.deliver(id, data) : id.then((eventId) => this.deliver(eventId, data), (error: unknown) => this.unrecorded(error, data));
     });
   }
 
@@ -189,6 +196,12 @@ export class EventStream {
     else this.attach(connection);
   }
 
+  /** A store that cannot record an event must not cost the client the event: it goes out live, without an id (not resumable). */
+  private unrecorded(error: unknown, data: string): void {
+    this.onStoreError(error);
+    this.deliver(undefined, data);
+  }
+
   private writePriming(id: string): void {
     this.connection?.write(`id: ${id}\ndata: \n\n`);
   }
@@ -201,17 +214,18 @@ export class EventStream {
 
   private enqueue(step: () => void | Promise<void>): void {
     if (this.tail !== undefined) {
-      this.tail = this.tail.then(step).catch(() => undefined);
+      this.tail = this.tail.then(step).catch(this.onStoreError);
       return;
     }
     let result: void | Promise<void>;
     try {
       result = step();
-    } catch {
+    } catch (error) {
+      this.onStoreError(error);
       return;
     }
     if (result instanceof Promise) {
-      const tail: Promise<void> = result.catch(() => undefined).then(() => {
+      const tail: Promise<void> = result.catch(this.onStoreError).then(() => {
         if (this.tail === tail) this.tail = undefined;
       });
       this.tail = tail;
