@@ -6,7 +6,7 @@
  */
 import type { JsonRpcMessage } from '../jsonrpc/message.js';
 import type { EventStore, EventStoreLimits, ReplayWriter, StreamFollow } from '../stores/contracts.js';
-import { followStream, parseEventId, type StreamRead } from '../stores/follow.js';
+import { followStream, replayStream, type StreamRead } from '../stores/follow.js';
 import { eventStoreLimits } from '../stores/memory.js';
 import { RedisCommands, RedisSubscriber, type RedisClientLike, type RedisStoreOptions } from './client.js';
 import { APPEND, FINISH, READ, RELEASE, USAGE } from './event-scripts.js';
@@ -46,12 +46,7 @@ export class RedisEventStore implements EventStore {
   }
 
   async replayAfter(owner: string, lastEventId: string, write: ReplayWriter): Promise<string | undefined> {
-    const parsed = parseEventId(lastEventId);
-    if (parsed === undefined) return undefined;
-    const read = await this.#read(owner, parsed.streamId, parsed.seq);
-    if (read === undefined) return undefined;
-    for (const [eventId, message] of read.events) await write(eventId, message);
-    return parsed.streamId;
+    return replayStream((streamId, after) => this.#read(owner, streamId, after), lastEventId, write);
   }
 
   async release(owner: string): Promise<void> {
@@ -63,30 +58,16 @@ export class RedisEventStore implements EventStore {
   }
 
   async follow(owner: string, lastEventId: string, write: ReplayWriter, signal: AbortSignal): Promise<StreamFollow | undefined> {
-    const parsed = parseEventId(lastEventId);
-    if (parsed === undefined) return undefined;
-    const { streamId } = parsed;
-    return followStream(
-      {
-        streamId,
-        read: async (after) => {
-          const seq = parseEventId(after)?.seq;
-          return seq === undefined ? undefined : this.#read(owner, streamId, seq);
-        },
-        watch: async (changed) => {
-          const stopListening = await this.#subscriber.listen(`${this.#prefix}n:${streamId}`, changed);
-          // Pub/sub keeps nothing: after a reconnect, read again.
-          const stopReconnect = this.#subscriber.onReconnect(changed);
-          return () => {
-            stopListening();
-            stopReconnect();
-          };
-        },
-      },
-      lastEventId,
-      write,
-      signal,
-    );
+    const watch = async (streamId: string, changed: () => void): Promise<() => void> => {
+      const stopListening = await this.#subscriber.listen(`${this.#prefix}n:${streamId}`, changed);
+      // Pub/sub keeps nothing: after a reconnect, read again.
+      const stopReconnect = this.#subscriber.onReconnect(changed);
+      return () => {
+        stopListening();
+        stopReconnect();
+      };
+    };
+    return followStream((streamId, after) => this.#read(owner, streamId, after), watch, lastEventId, write, signal);
   }
 
   /** Bytes and events held in total, and bytes held by an owner and by a client (for tests and metrics). */

@@ -24,20 +24,48 @@ export function parseEventId(eventId: string): { streamId: string; seq: number }
 
 export interface FollowSource {
   readonly streamId: string;
-  /** What was recorded after `afterEventId`; undefined when that cannot be resumed (unknown, another owner's, dropped). */
-  read(afterEventId: string): Promise<StreamRead | undefined>;
+  /** What was recorded after sequence `after`; undefined when that cannot be resumed (unknown, another owner's, dropped). */
+  read(after: number): MaybePromise<StreamRead | undefined>;
   /** Calls `changed` on every change of the stream (more may be spurious); answers the function that stops it. */
   watch(changed: () => void): MaybePromise<() => void>;
 }
 
-export async function followStream(source: FollowSource, lastEventId: string, write: ReplayWriter, signal: AbortSignal): Promise<StreamFollow | undefined> {
+/** `replayAfter` for a store that reads a stream by sequence: `read(streamId, after)`. */
+export async function replayStream(
+  read: (streamId: string, after: number) => MaybePromise<StreamRead | undefined>,
+  lastEventId: string,
+  write: ReplayWriter,
+): Promise<string | undefined> {
+  const parsed = parseEventId(lastEventId);
+  if (parsed === undefined) return undefined;
+  const missed = await read(parsed.streamId, parsed.seq);
+  if (missed === undefined) return undefined;
+  for (const [eventId, message] of missed.events) await write(eventId, message);
+  return parsed.streamId;
+}
+
+/** `follow` for a store that reads a stream by sequence and tells when it changed. */
+export async function followStream(
+  read: (streamId: string, after: number) => MaybePromise<StreamRead | undefined>,
+  watch: (streamId: string, changed: () => void) => MaybePromise<() => void>,
+  lastEventId: string,
+  write: ReplayWriter,
+  signal: AbortSignal,
+): Promise<StreamFollow | undefined> {
+  const parsed = parseEventId(lastEventId);
+  if (parsed === undefined) return undefined;
+  const { streamId } = parsed;
+  return followFrom({ streamId, read: (after) => read(streamId, after), watch: (changed) => watch(streamId, changed) }, parsed.seq, write, signal);
+}
+
+async function followFrom(source: FollowSource, from: number, write: ReplayWriter, signal: AbortSignal): Promise<StreamFollow | undefined> {
   let changed = false;
   let wake: (() => void) | undefined;
   const stop = await source.watch(() => {
     changed = true;
     wake?.();
   });
-  let after = lastEventId;
+  let after = from;
   let read: StreamRead | undefined;
   try {
     read = await source.read(after);
@@ -52,7 +80,7 @@ export async function followStream(source: FollowSource, lastEventId: string, wr
   const writeAll = async (events: StreamRead['events']): Promise<void> => {
     for (const [eventId, message] of events) {
       await write(eventId, message);
-      after = eventId;
+      after = parseEventId(eventId)?.seq ?? after;
     }
   };
   const nextChange = (): Promise<void> =>

@@ -1,7 +1,7 @@
 /** In-process implementations of the store contracts (the defaults). */
 import type { JsonRpcMessage } from '../jsonrpc/message.js';
 import type { EventStore, EventStoreLimits, ReplayWriter, SessionStore, StreamFollow } from './contracts.js';
-import { followStream, parseEventId, type StreamRead } from './follow.js';
+import { followStream, replayStream, type StreamRead } from './follow.js';
 
 export interface MemorySessionStoreOptions {
   /** Idle time after which an unused session expires (default 30 minutes; 0 disables). */
@@ -226,11 +226,7 @@ export class MemoryEventStore implements EventStore {
   }
 
   async replayAfter(owner: string, lastEventId: string, write: ReplayWriter): Promise<string | undefined> {
-    const parsed = parseEventId(lastEventId);
-    const read = parsed === undefined ? undefined : this.#read(owner, parsed.streamId, parsed.seq);
-    if (parsed === undefined || read === undefined) return undefined;
-    for (const [eventId, message] of read.events) await write(eventId, message);
-    return parsed.streamId;
+    return replayStream((streamId, after) => this.#read(owner, streamId, after), lastEventId, write);
   }
 
   finish(owner: string, streamId: string): void {
@@ -241,30 +237,16 @@ export class MemoryEventStore implements EventStore {
   }
 
   follow(owner: string, lastEventId: string, write: ReplayWriter, signal: AbortSignal): Promise<StreamFollow | undefined> {
-    const parsed = parseEventId(lastEventId);
-    if (parsed === undefined) return Promise.resolve(undefined);
-    const { streamId } = parsed;
-    return followStream(
-      {
-        streamId,
-        read: async (after) => {
-          const seq = parseEventId(after)?.seq;
-          return seq === undefined ? undefined : this.#read(owner, streamId, seq);
-        },
-        watch: (changed) => {
-          let set = this.#watchers.get(streamId);
-          if (set === undefined) this.#watchers.set(streamId, (set = new Set()));
-          set.add(changed);
-          return () => {
-            set.delete(changed);
-            if (set.size === 0) this.#watchers.delete(streamId);
-          };
-        },
-      },
-      lastEventId,
-      write,
-      signal,
-    );
+    const watch = (streamId: string, changed: () => void): (() => void) => {
+      let set = this.#watchers.get(streamId);
+      if (set === undefined) this.#watchers.set(streamId, (set = new Set()));
+      set.add(changed);
+      return () => {
+        set.delete(changed);
+        if (set.size === 0) this.#watchers.delete(streamId);
+      };
+    };
+    return followStream((streamId, after) => this.#read(owner, streamId, after), watch, lastEventId, write, signal);
   }
 
   /** The messages of `owner`'s stream after `after` (copied: the log may change while they are written). */

@@ -1,19 +1,16 @@
 /** RedisNotificationBus: the bus contract on a real redis-server, and what happens when Redis goes away. */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MemoryNotificationBus, StoreUnavailableError, type BusEvent } from '../../src/index.js';
 import { RedisNotificationBus } from '../../src/redis.js';
 import { describeNotificationBusContract, waitFor } from '../../src/testing/index.js';
-import { startRedis, type RedisServer } from '../support/redis.js';
-import { closeClients, connectClient, freshPrefix } from './support.js';
+import type { RedisServer } from '../support/redis.js';
+import { connectClient, freshPrefix, redisFixture, useRedis } from './support.js';
 
+const server = useRedis();
 let redis: RedisServer;
-beforeAll(async () => {
-  redis = await startRedis();
+beforeAll(() => {
+  redis = server();
 });
-afterAll(async () => {
-  await redis.close();
-});
-afterEach(closeClients);
 
 describeNotificationBusContract('MemoryNotificationBus', () => {
   const bus = new MemoryNotificationBus();
@@ -21,21 +18,7 @@ describeNotificationBusContract('MemoryNotificationBus', () => {
 }, { describe, it });
 
 for (const resp of [2, 3] as const) {
-  describeNotificationBusContract(`RedisNotificationBus (RESP${resp})`, () => {
-    const prefix = freshPrefix();
-    const buses: RedisNotificationBus[] = [];
-    return {
-      // Each instance: its own client, as another process would have.
-      async instance() {
-        const bus = new RedisNotificationBus(await connectClient(redis, resp), { prefix });
-        buses.push(bus);
-        return bus;
-      },
-      close: async () => {
-        await Promise.all(buses.map((bus) => bus.close()));
-      },
-    };
-  }, { describe, it });
+  describeNotificationBusContract(`RedisNotificationBus (RESP${resp})`, () => redisFixture(server, resp, (client, prefix) => new RedisNotificationBus(client, { prefix }), (store) => store.close()), { describe, it });
 }
 
 describe('RedisNotificationBus when Redis goes away', () => {

@@ -1,22 +1,19 @@
 /** RedisEventStore: the event store contract on a real redis-server, the same answers as the memory store, and outages. */
 import fc from 'fast-check';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { JsonRpcMessage } from '../../src/jsonrpc/message.js';
 import { StoreUnavailableError } from '../../src/index.js';
 import { MemoryEventStore, type EventStore } from '../../src/http.js';
 import { RedisEventStore, RedisSubscriber } from '../../src/redis.js';
 import { describeEventStoreContract, waitFor } from '../../src/testing/index.js';
-import { startRedis, type RedisServer } from '../support/redis.js';
-import { closeClients, connectClient, freshPrefix } from './support.js';
+import type { RedisServer } from '../support/redis.js';
+import { connectClient, freshPrefix, redisFixture, useRedis } from './support.js';
 
+const server = useRedis();
 let redis: RedisServer;
-beforeAll(async () => {
-  redis = await startRedis();
+beforeAll(() => {
+  redis = server();
 });
-afterAll(async () => {
-  await redis.close();
-});
-afterEach(closeClients);
 
 const note = (n: number): JsonRpcMessage => ({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: n } });
 
@@ -26,20 +23,7 @@ describeEventStoreContract('MemoryEventStore', (limits) => {
 }, { describe, it });
 
 for (const resp of [2, 3] as const) {
-  describeEventStoreContract(`RedisEventStore (RESP${resp})`, (limits) => {
-    const prefix = freshPrefix();
-    const stores: RedisEventStore[] = [];
-    return {
-      async instance() {
-        const store = new RedisEventStore(await connectClient(redis, resp), { ...limits, prefix });
-        stores.push(store);
-        return store;
-      },
-      close: async () => {
-        await Promise.all(stores.map((store) => store.close()));
-      },
-    };
-  }, { describe, it });
+  describeEventStoreContract(`RedisEventStore (RESP${resp})`, (limits) => redisFixture(server, resp, (client, prefix) => new RedisEventStore(client, { ...limits, prefix }), (store) => store.close()), { describe, it });
 }
 
 async function replayAll(store: EventStore, owner: string, id: string): Promise<[string, JsonRpcMessage][] | undefined> {

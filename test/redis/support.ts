@@ -1,7 +1,37 @@
 /** node-redis clients on the harness's private server, closed after each test. */
 import { createClient } from 'redis';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { RedisClientLike } from '../../src/redis.js';
-import type { RedisServer } from '../support/redis.js';
+import { startRedis, type RedisServer } from '../support/redis.js';
+
+/** A private redis-server for this test file (started before its tests, stopped after); clients closed after each test. */
+export function useRedis(): () => RedisServer {
+  let server: RedisServer | undefined;
+  beforeAll(async () => {
+    server = await startRedis();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  afterEach(closeClients);
+  return () => server!;
+}
+
+/** A contract-suite fixture on Redis: one fresh prefix, and each `instance()` on a client of its own (as another process). */
+export function redisFixture<S>(server: () => RedisServer, resp: 2 | 3, make: (client: RedisClientLike, prefix: string) => S, close: (store: S) => unknown): { instance(): Promise<S>; close(): Promise<void> } {
+  const prefix = freshPrefix();
+  const stores: S[] = [];
+  return {
+    async instance() {
+      const store = make(await connectClient(server(), resp), prefix);
+      stores.push(store);
+      return store;
+    },
+    async close() {
+      await Promise.all(stores.map(async (store) => close(store)));
+    },
+  };
+}
 
 const open = new Set<{ readonly isOpen: boolean; close(): Promise<void> }>();
 let prefixes = 0;

@@ -1,20 +1,17 @@
 /** RedisTaskStore: the task store contract on a real redis-server, the same quotas as the memory store, leases and outages. */
 import fc from 'fast-check';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MemoryTaskStore, StoreUnavailableError, TaskLimitError, type TaskPatch } from '../../src/index.js';
 import { RedisTaskStore } from '../../src/redis.js';
 import { describeTaskStoreContract, waitFor } from '../../src/testing/index.js';
-import { startRedis, type RedisServer } from '../support/redis.js';
-import { closeClients, connectClient, freshPrefix } from './support.js';
+import type { RedisServer } from '../support/redis.js';
+import { connectClient, freshPrefix, redisFixture, useRedis } from './support.js';
 
+const server = useRedis();
 let redis: RedisServer;
-beforeAll(async () => {
-  redis = await startRedis();
+beforeAll(() => {
+  redis = server();
 });
-afterAll(async () => {
-  await redis.close();
-});
-afterEach(closeClients);
 
 describeTaskStoreContract('MemoryTaskStore', (options) => {
   const store = new MemoryTaskStore(options);
@@ -22,20 +19,7 @@ describeTaskStoreContract('MemoryTaskStore', (options) => {
 }, { describe, it });
 
 for (const resp of [2, 3] as const) {
-  describeTaskStoreContract(`RedisTaskStore (RESP${resp})`, (options) => {
-    const prefix = freshPrefix();
-    const stores: RedisTaskStore[] = [];
-    return {
-      async instance() {
-        const store = new RedisTaskStore(await connectClient(redis, resp), { ...options, prefix });
-        stores.push(store);
-        return store;
-      },
-      close: () => {
-        for (const store of stores) store.close();
-      },
-    };
-  }, { describe, it });
+  describeTaskStoreContract(`RedisTaskStore (RESP${resp})`, (options) => redisFixture(server, resp, (client, prefix) => new RedisTaskStore(client, { ...options, prefix }), (store) => store.close()), { describe, it });
 }
 
 describe('RedisTaskStore', () => {
