@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Chromium, type CdpEvent } from './chromium.js';
+import { listeningUrl } from '../support/process.js';
 
 // The MCP Apps proof in a real browser: headless Chromium loads a host page written
 // for this test, which talks to examples/apps/server.js over Streamable HTTP, renders
@@ -40,15 +41,7 @@ function startPages(): Promise<number> {
 
 function startExample(origin: string): Promise<string> {
   example = spawn(process.execPath, ['examples/apps/server.js'], { cwd: root, env: { ...process.env, PORT: '0', MCP_ALLOWED_ORIGINS: origin }, stdio: ['ignore', 'ignore', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    example.stderr!.on('data', (chunk) => {
-      seen += String(chunk);
-      const match = /listening on (http:\/\/\S+)/.exec(seen);
-      if (match) resolve(match[1]!);
-    });
-    example.once('exit', () => reject(new Error(`examples/apps/server.js exited before listening:\n${seen}`)));
-  });
+  return listeningUrl(example);
 }
 
 async function evaluate<T>(expression: string, context?: { session: string; id: number }): Promise<T> {

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { listeningUrl } from '../support/process.js';
 
 // Every runnable example is executed here, the way a user would run it.
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -17,19 +18,7 @@ function run(file: string, args: string[] = [], env: Record<string, string> = {}
   return child;
 }
 
-/** Waits for the "listening on <url>" line an HTTP example prints to stderr. */
-function urlOf(child: ChildProcess): Promise<string> {
-  // Listen without consuming the stream to its end: the example keeps logging to stderr.
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    child.stderr!.on('data', (chunk) => {
-      seen += String(chunk);
-      const match = /listening on (http:\/\/\S+)/.exec(seen);
-      if (match) resolve(match[1]!);
-    });
-    child.once('exit', () => reject(new Error(`the example exited before listening:\n${seen}`)));
-  });
-}
+const urlOf = listeningUrl;
 
 /** Reads stdout lines until `count` JSON messages arrived. */
 async function lines(child: ChildProcess, count: number): Promise<unknown[]> {

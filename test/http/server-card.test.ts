@@ -1,31 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpServer } from '../../src/index.js';
 import { listen, type McpHttpListener } from '../../src/http.js';
+import { rawRequest } from './support.js';
 
 // The experimental MCP Server Card at <endpoint>/server-card, over raw HTTP: media type,
 // cache and CORS headers, and the same facts as the server/discover answer.
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-function send(url: URL, path: string, method: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port: url.port, path, method, headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
-    req.once('error', reject);
-    req.end(body);
-  });
-}
+/** Raw HTTP to a path of the listener's origin (fetch() would not send a chosen Origin). */
+const send = (url: URL, path: string, method: string, headers: Record<string, string> = {}, body?: string) =>
+  rawRequest(`${url.origin}${path}`, { method, headers, ...(body !== undefined && { body }) });
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 addFormats.default(ajv);

@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listeningUrl } from '../support/process.js';
 import { expectValidWire } from '../support/wire-schema.js';
 import { meta, MODERN, modernRequest, openRaw, postRaw } from '../fixtures/modern-http.mjs';
 
@@ -19,17 +20,7 @@ function run(args: string[] = []): ChildProcess {
   return child;
 }
 
-function urlOf(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    child.stderr!.on('data', (chunk) => {
-      seen += String(chunk);
-      const match = /listening on (http:\/\/\S+)/.exec(seen);
-      if (match) resolve(match[1]!);
-    });
-    child.once('exit', () => reject(new Error(`the example exited:\n${seen}`)));
-  });
-}
+const urlOf = listeningUrl;
 
 let url: string;
 beforeAll(async () => {

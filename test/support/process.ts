@@ -4,7 +4,7 @@
  * parsed and schema-validated as it arrives; stderr is kept for inspection.
  * Call `killAll()` in afterEach/afterAll.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_REVISION, LineCollector } from './wire.js';
 
@@ -76,4 +76,17 @@ export async function killAll(): Promise<void> {
     ),
   );
   children.clear();
+}
+
+/** Resolves with the URL in the "listening on <url>" line an HTTP example prints to stderr (it keeps reading stderr). */
+export function listeningUrl(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    child.stderr!.on('data', (chunk) => {
+      seen += String(chunk);
+      const match = /listening on (http:\/\/\S+)/.exec(seen);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', () => reject(new Error(`the process exited before listening:\n${seen}`)));
+  });
 }
