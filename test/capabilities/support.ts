@@ -6,8 +6,9 @@ import type { ConnectionFactory } from '../../src/protocol/connection.js';
 import { createTestClient, type TestClient, type TestClientOptions } from '../../src/testing/index.js';
 import { definitionForMethod, expectValidWire } from '../support/wire-schema.js';
 
-export const LEGACY = '2025-11-25';
-export const MODERN = '2026-07-28';
+import { LEGACY, MODERN } from '../support/revisions.js';
+
+export { LEGACY, MODERN };
 
 /** Validates one message as `expectValidWire` does, checking a response's result against the method it answers. */
 export function validate(message: unknown, revision: string, answers?: string): void {

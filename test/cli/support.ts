@@ -2,6 +2,7 @@
  * Drives the `mcpkit` command as a user does: a spawned `node bin/mcpkit.js …`
  * (the built CLI in dist/), real files in a temp directory, exit codes.
  */
+import { eventually as pollUntil } from '../support/eventually.js';
 import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -119,9 +120,9 @@ export async function isListening(port: number): Promise<boolean> {
   });
 }
 
-/** Polls `condition` until it holds (no timing assertion: vitest's timeout bounds it). */
-export async function eventually(condition: () => Promise<boolean> | boolean, everyMs = 100): Promise<void> {
-  while (!(await condition())) await new Promise((r) => setTimeout(r, everyMs));
+/** Polls `condition` every 100 ms until it holds, for at most 30 s (processes start slowly on a loaded machine). */
+export function eventually(condition: () => Promise<boolean> | boolean, everyMs = 100): Promise<void> {
+  return pollUntil(condition, { everyMs, deadlineMs: 30_000, message: 'the CLI condition' });
 }
 
 /** A port nothing listens on right now. */

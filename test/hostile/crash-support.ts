@@ -22,8 +22,9 @@ const children = new Set<ChildProcessWithoutNullStreams>();
 export type Json = Record<string, unknown>;
 export type HttpMode = 'node' | 'fetch' | 'express';
 export const HTTP_MODES: readonly HttpMode[] = ['node', 'fetch', 'express'];
-export const MODERN = '2026-07-28';
-export const LEGACY = '2025-11-25';
+import { LEGACY, MODERN } from '../support/revisions.js';
+
+export { LEGACY, MODERN };
 
 export interface ServerProcess {
   readonly child: ChildProcessWithoutNullStreams;

@@ -5,7 +5,9 @@ import type { JsonRpcMessage } from '../../src/jsonrpc/message.js';
 import type { ConnectionFactory } from '../../src/protocol/connection.js';
 import { createFetchHandler, listen, type HttpEngineOptions } from '../../src/http.js';
 
-export const PROTOCOL = '2025-11-25';
+import { LEGACY as PROTOCOL } from '../support/revisions.js';
+
+export { PROTOCOL };
 
 export interface TestServer {
   url: string;
@@ -200,7 +202,4 @@ export function rawRequest(
   });
 }
 
-/** Polls until `condition` holds (ordering, not timing: the test timeout bounds it). */
-export async function eventually(condition: () => boolean | Promise<boolean>): Promise<void> {
-  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 5));
-}
+export { eventually } from '../support/eventually.js';

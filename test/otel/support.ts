@@ -4,7 +4,9 @@ import { McpServer, StdioTransport, ToolError, type Logger } from '../../src/ind
 import { LineCollector, streamPair } from '../support/wire.js';
 
 export type Json = Record<string, unknown>;
-export const LEGACY = '2025-11-25';
+import { LEGACY } from '../support/revisions.js';
+
+export { LEGACY };
 
 /** A tool that answers, one that fails (isError), one that raises a protocol error, a prompt, a resource, an elicitation. */
 export function observedServer(logger: Logger = { error: () => undefined }): McpServer {

@@ -15,8 +15,9 @@ import type { McpProtocolHandler } from '../../src/protocol/dispatch/protocol-ha
 import type { McpServer } from '../../src/server/server.js';
 import { definitionForMethod, expectValidResult, expectValidWire } from './wire-schema.js';
 
-export const DEFAULT_REVISION = '2025-11-25';
-export const MODERN_REVISION = '2026-07-28';
+import { LEGACY as DEFAULT_REVISION, MODERN as MODERN_REVISION } from './revisions.js';
+
+export { DEFAULT_REVISION, MODERN_REVISION };
 export const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
 export const META_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 export const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
