@@ -116,11 +116,14 @@ function canonical(value: unknown, top = true): string {
   return JSON.stringify(value);
 }
 
-/** The same value with every object's keys in another order. */
+/**
+ * The same value with every object's keys in another order. The copy has no
+ * prototype, so an own `__proto__` key (JSON.parse makes those) stays a key.
+ */
 function reordered(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reordered);
   if (typeof value === 'object' && value !== null) {
-    const out: Record<string, unknown> = {};
+    const out = Object.create(null) as Record<string, unknown>;
     for (const key of Object.keys(value).reverse()) out[key] = reordered((value as Record<string, unknown>)[key]);
     return out;
   }
@@ -181,5 +184,14 @@ describe('requestState binding (properties)', () => {
         expect(opens(sign('tools/call', p, user), 'prompts/get', p, user)).toBe(false);
       }),
     );
+  });
+});
+
+describe('requestState binding (own __proto__ keys)', () => {
+  it('a request whose arguments hold an own "__proto__" key, as JSON.parse makes it, opens its own state and no other', () => {
+    const p = JSON.parse('{"name":{"__proto__":""}}') as Record<string, unknown>;
+    const state = sign('tools/call', p, 'alice');
+    expect(opens(state, 'tools/call', JSON.parse('{"name":{"__proto__":""}}') as Record<string, unknown>, 'alice')).toBe(true);
+    expect(opens(state, 'tools/call', { name: {} }, 'alice')).toBe(false);
   });
 });
