@@ -9,3 +9,10 @@ export type { RedisClientLike, RedisCommandOptions, RedisMessageListener, RedisS
 export { StoreUnavailableError } from './stores/errors.js';
 export { DEFAULT_EVENT_IDLE_TTL_MS, RedisEventStore, type RedisEventStoreOptions } from './redis/event-store.js';
 export { DEFAULT_TASK_LEASE_MS, RedisTaskStore, type RedisTaskStoreOptions } from './redis/task-store.js';
+export { createRedisState } from './redis/setup.js';
+export type { RedisState, RedisStateOptions } from './redis/setup.js';
+export { RedisSessionStore, DEFAULT_SESSION_IDLE_MS } from './redis/session-store.js';
+export type { RedisSessionStoreOptions } from './redis/session-store.js';
+export { RedisClusterChannel } from './redis/cluster.js';
+export type { RedisClusterChannelOptions } from './redis/cluster.js';
+export type { ClusterChannel, ClusterListener, ClusterMessage, HttpClusterOptions, SharedSession, SharedSessionStore } from './transports/http/shared.js';

@@ -13,6 +13,7 @@ import type { AbortSignalLike, AuthInfo, HandleResult, MessageExtra } from '../.
 import type { CallTarget, EngineContext, InflightCall } from './context.js';
 import { JSON_HEADERS, shuttingDown } from './errors.js';
 import { httpStatusFor } from '../../errors/codes.js';
+import { SharedHttpSession } from './cluster.js';
 import { EventStream, SSE_HEADERS, SseConnection } from './sse.js';
 import type { HttpRequest, HttpResponse } from './types.js';
 
@@ -41,12 +42,16 @@ export class PostCall implements InflightCall {
   private protocolVersion: string | undefined;
   private release: (() => void) | undefined;
   private readonly cancellation = new CancelSignal();
+  /** The connection generation of a shared session's request (0: not shared). */
+  private readonly generation: number;
 
   constructor(
     private readonly ctx: EngineContext,
     private readonly request: HttpRequest,
     private readonly target: CallTarget,
-  ) {}
+  ) {
+    this.generation = ctx.cluster !== undefined && target.session instanceof SharedHttpSession ? target.session.generation : 0;
+  }
 
   run(input: CallInput): Promise<HttpResponse> {
     const { ctx, target, request } = this;
@@ -102,6 +107,8 @@ export class PostCall implements InflightCall {
   }
 
   private readonly onMessage = (message: JsonRpcMessage): void => {
+    // One of several instances: a server→client request names this instance, so its answer finds the way back.
+    if (this.generation !== 0) message = (this.target.session as SharedHttpSession).route(message, this.generation);
     if (this.done || (this.ctx.responseMode === 'json' && !this.streamOnly)) {
       // No stream of our own: the session's standalone stream, if any.
       this.target.session?.send(message);

@@ -4,6 +4,7 @@ import type { AuthInfo, ConnectionFactory, McpConnection } from '../../protocol/
 import type { EventStore } from '../../stores/contracts.js';
 import type { InflightBytes } from './inflight.js';
 import type { HttpSession, SessionRegistry } from './sessions.js';
+import type { ClusterSessionRegistry } from './cluster.js';
 import type { HttpRequest, ResponseMode } from './types.js';
 
 /** Where a POST's messages are handled. */
@@ -34,6 +35,8 @@ export interface EngineContext {
   readonly keepAliveMs: number;
   readonly eventStore: EventStore | undefined;
   readonly sessions: SessionRegistry;
+  /** The same registry when this instance is one of several (the `cluster` option). */
+  readonly cluster: ClusterSessionRegistry | undefined;
   /** Request bytes in flight per client (maxInflightBytesPerClient). */
   readonly inflight: InflightBytes;
   readonly protocolVersions: readonly string[];

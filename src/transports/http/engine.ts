@@ -10,7 +10,9 @@ import type { EventStore, SessionStore } from '../../stores/contracts.js';
 import { MemoryEventStore, MemorySessionStore } from '../../stores/memory.js';
 import type { CallTarget } from './context.js';
 import type { EngineContext, InflightCall } from './context.js';
-import { httpError, methodNotAllowed, missingSession, sessionNotFound, shuttingDown } from './errors.js';
+import { httpError, methodNotAllowed, missingSession, sessionNotFound, shuttingDown, storeUnavailable } from './errors.js';
+import { isStoreUnavailableError } from '../../stores/errors.js';
+import { ClusterSessionRegistry } from './cluster.js';
 import { handleGet } from './get.js';
 import { DEFAULT_MAX_INFLIGHT_BYTES_PER_CLIENT, InflightBytes } from './inflight.js';
 import { DEFAULT_PROTOCOL_VERSIONS } from './headers.js';
@@ -60,6 +62,7 @@ class Engine implements HttpEngine, EngineContext {
   readonly keepAliveMs: number;
   readonly eventStore: EventStore | undefined;
   readonly sessions: SessionRegistry;
+  readonly cluster: ClusterSessionRegistry | undefined;
   readonly inflight: InflightBytes;
   readonly protocolVersions: readonly string[];
   readonly authenticate: HttpEngineOptions['authenticate'];
@@ -104,7 +107,21 @@ class Engine implements HttpEngine, EngineContext {
       (options.sessionStore as SessionStore<HttpSession> | undefined) ??
       new MemorySessionStore<HttpSession>(options.sessionIdleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.sessionIdleTimeoutMs });
     const perClient = positive(options.maxSessionsPerClient, DEFAULT_MAX_SESSIONS_PER_CLIENT, 'maxSessionsPerClient');
-    this.sessions = new SessionRegistry(store, this.maxSessions, perClient, this.eventStore, reporterFor(factory.logger));
+    const cluster = options.cluster;
+    const report = reporterFor(factory.logger);
+    if (cluster !== undefined && this.stateless) throw new TypeError('cluster needs sessions: it cannot be combined with stateless');
+    if (cluster !== undefined && options.sessionStore !== undefined) throw new TypeError('Give either cluster (shared sessions) or sessionStore, not both');
+    if (cluster !== undefined && factory.hasSharedStateKey?.() === false) {
+      console.warn(
+        'mcpkit: this HTTP server runs as one of several instances (cluster) but requestState is signed with a random per-process key: ' +
+          'a 2026-07-28 multi round-trip request retried on another instance will be refused. Give every instance the same requestStateKeys.',
+      );
+    }
+    this.cluster =
+      cluster === undefined
+        ? undefined
+        : new ClusterSessionRegistry(new MemorySessionStore<HttpSession>({ idleTimeoutMs: cluster.sessions.idleTimeoutMs }), this.maxSessions, perClient, this.eventStore, factory, cluster, report);
+    this.sessions = this.cluster ?? new SessionRegistry(store, this.maxSessions, perClient, this.eventStore, report);
     this.inflight = new InflightBytes(positive(options.maxInflightBytesPerClient, DEFAULT_MAX_INFLIGHT_BYTES_PER_CLIENT, 'maxInflightBytesPerClient'));
     this.guard = createRebindingGuard(options);
     this.cors = createCors(options.cors);
@@ -173,7 +190,9 @@ class Engine implements HttpEngine, EngineContext {
         default:
           return methodNotAllowed(request.method, this.stateless ? 'POST' : 'GET, POST, DELETE');
       }
-    } catch {
+    } catch (error) {
+      // A shared store that is down: the client may retry; nothing else is wrong.
+      if (isStoreUnavailableError(error)) return storeUnavailable(error);
       // Store or adapter failures: never a stack trace on the wire.
       return httpError(500, ErrorCode.InternalError, 'Internal error');
     }

@@ -1,4 +1,5 @@
 /** HTTP error answers: every one carries a JSON-RPC error object a person can act on. */
+import type { StoreUnavailableError } from '../../stores/errors.js';
 import { ErrorCode } from '../../jsonrpc/errors.js';
 import { httpStatusFor, McpErrorCode } from '../../errors/codes.js';
 import type { JsonRpcErrorResponse, JsonRpcId } from '../../jsonrpc/message.js';
@@ -47,3 +48,7 @@ export const shuttingDown = (): HttpResponse =>
 
 /** @deprecated Use `httpStatusFor` (src/errors/codes.ts), the one mapping from error codes to HTTP statuses. */
 export const modernErrorStatus = (code: number): number => httpStatusFor(code);
+
+/** A shared store (Redis) did not answer: the request needs it, so the client retries later. */
+export const storeUnavailable = (error: StoreUnavailableError): HttpResponse =>
+  httpError(503, ErrorCode.InternalError, `Service unavailable: ${error.message}`, { headers: { 'retry-after': String(Math.max(1, Math.ceil(error.retryAfterSeconds))) } });

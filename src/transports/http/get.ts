@@ -34,6 +34,9 @@ export async function handleGet(ctx: EngineContext, request: HttpRequest, authIn
   if (badVersion !== undefined) return badVersion;
   ctx.sessions.touch(session);
 
+  // Messages for the GET stream are delivered here from now on, whichever instance produces them.
+  if (ctx.cluster !== undefined) await ctx.cluster.hold(session);
+
   const lastEventId = request.headers['last-event-id'];
   if (lastEventId !== undefined && ctx.eventStore !== undefined) return resume(ctx.eventStore, ctx.keepAliveMs, request, session, lastEventId);
 

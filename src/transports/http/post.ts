@@ -33,7 +33,12 @@ export async function handlePost(ctx: EngineContext, request: HttpRequest, authI
 
   const parsed = await readPayload(request, ctx.maxBodyBytes, ctx.maxBatchSize);
   if (!parsed.ok) return parsed.response;
-  const payload = parsed.payload;
+  let payload = parsed.payload;
+  if (ctx.cluster !== undefined && found.session !== undefined) {
+    // Answers and cancellations for requests running on other instances travel on the cluster channel.
+    payload = ctx.cluster.intercept(found.session, payload);
+    if (payload === undefined) return { status: 202, headers: { 'mcp-session-id': found.session.id } };
+  }
   const shape = peek(payload);
   if (found.session !== undefined && shape.hasRequest) {
     const busy = tooManyRequests(ctx, found.session, shape.id);

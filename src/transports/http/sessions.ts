@@ -138,10 +138,10 @@ export class SessionRegistry {
   private readonly perClient = new Map<string, SessionClient>();
 
   constructor(
-    private readonly store: SessionStore<HttpSession>,
+    protected readonly store: SessionStore<HttpSession>,
     readonly maxSessions: number,
     readonly maxSessionsPerClient: number,
-    private readonly eventStore: EventStore | undefined,
+    protected readonly eventStore: EventStore | undefined,
     /** The server's logger, for store failures no request can carry. */
     readonly report: ReportFailure = reporterFor(undefined),
   ) {
@@ -189,15 +189,23 @@ export class SessionRegistry {
     if (client.sessions >= this.maxSessionsPerClient) return 'client-full';
     client.sessions++;
     const id = mintSessionId();
-    const session = new HttpSession(id, kind, client, this.report);
+    let session: HttpSession | undefined;
     try {
-      // A bound method, not an arrow field: about 70 bytes less per session than a closure and its context.
-      session.connection = factory.openConnection({ send: session.send.bind(session), sessionId: id, transport: 'http' });
+      session = this.create(id, kind, client, factory);
       await this.store.set(id, session);
     } catch (error) {
-      this.retire(session, 'session could not be stored');
+      if (session !== undefined) this.retire(session, 'session could not be stored');
+      else if (--client.sessions <= 0 && this.perClient.get(owner) === client) this.perClient.delete(owner);
       throw error;
     }
+    return session;
+  }
+
+  /** A new session with its protocol connection. */
+  protected create(id: string, kind: SessionKind, client: SessionClient, factory: ConnectionFactory): HttpSession {
+    const session = new HttpSession(id, kind, client, this.report);
+    // A bound method, not an arrow field: about 70 bytes less per session than a closure and its context.
+    session.connection = factory.openConnection({ send: session.send.bind(session), sessionId: id, transport: 'http' });
     return session;
   }
 
@@ -220,11 +228,11 @@ export class SessionRegistry {
     return this.perClient.get(owner)?.sessions ?? 0;
   }
 
-  /** Closes a session and returns what it held; false when it was already closed. */
-  private retire(session: HttpSession, reason: string): boolean {
+  /** Closes a session and returns what it held; false when it was already closed. `release` drops its events too. */
+  protected retire(session: HttpSession, reason: string, release = true): boolean {
     if (session.closed) return false;
     session.close(reason);
-    const released = this.eventStore?.release(session.id);
+    const released = release ? this.eventStore?.release(session.id) : undefined;
     if (released instanceof Promise) released.catch((error: unknown) => this.report(`releasing the events of session ${session.id} from the event store failed`, error));
     const { client } = session;
     if (--client.sessions <= 0 && this.perClient.get(client.owner) === client) this.perClient.delete(client.owner);

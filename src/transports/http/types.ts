@@ -7,6 +7,7 @@ import type { AuthOptions } from './auth/types.js';
 import type { AuthInfo } from '../../protocol/connection.js';
 import type { EventStore, SessionStore } from '../../stores/contracts.js';
 import type { HttpRequest } from './wire.js';
+import type { HttpClusterOptions } from './shared.js';
 
 export type { BodyResult, ChunkSink, HeaderMap, HttpRequest, HttpResponse, ResponseStream } from './wire.js';
 
@@ -61,6 +62,12 @@ export interface HttpEngineOptions {
   /** Idle time before a session expires (default 30 minutes) when the default store is used. */
   sessionIdleTimeoutMs?: number;
   sessionStore?: SessionStore<unknown>;
+  /**
+   * Run as one of several instances sharing sessions (docs/scaling.md): sessions as
+   * records in a shared store, a channel between instances. `createRedisState()`
+   * (mcpkit/redis) builds it. Not with `sessionStore` or `stateless`.
+   */
+  cluster?: HttpClusterOptions;
   /** Event log for resumable streams; default: a bounded memory store (stateful mode only). `false` disables resumability. */
   eventStore?: EventStore | false;
   /**

@@ -1,0 +1,158 @@
+/**
+ * Legacy sessions on Redis, as records only (the live connection is rebuilt
+ * from the record on any instance). One hash per session, keyed by the digest
+ * of its principal and its id, so another principal's lookup names another key:
+ *   <prefix>session:<principal digest>:<id> → r (record JSON), s (subscriptions
+ *   JSON), p (principal), c (created), h (GET stream holder), v (rev)
+ * and a reverse index of subscriptions, one set per URI, so a delete removes
+ * them without SCAN:   <prefix>subs:<uri> → { <principal digest>:<id> }
+ */
+import { createHash } from 'node:crypto';
+import type { SharedSession, SharedSessionStore } from '../transports/http/shared.js';
+import type { SessionRecord } from '../transports/http/session-record.js';
+import { RedisCommands, RedisScript, type RedisClientLike, type RedisStoreOptions } from './client.js';
+
+export interface RedisSessionStoreOptions extends RedisStoreOptions {
+  /** Idle time before a session expires (ms, default 30 minutes); every use restarts it. */
+  idleTimeoutMs?: number;
+}
+
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
+
+const FIELDS = "'r', 'p', 'c', 'h', 'v'";
+
+// ARGV: key, subs prefix, member, ttl, record, subscriptions, principal, created
+const CREATE = new RedisScript(`
+if redis.call('EXISTS', ARGV[1]) == 1 then return 0 end
+redis.call('HSET', ARGV[1], 'r', ARGV[5], 's', ARGV[6], 'p', ARGV[7], 'c', ARGV[8], 'v', 1)
+redis.call('PEXPIRE', ARGV[1], ARGV[4])
+for _, uri in ipairs(cjson.decode(ARGV[6])) do redis.call('SADD', ARGV[2] .. uri, ARGV[3]) end
+return 1`);
+
+// ARGV: key, ttl — touch on use
+const LOAD = new RedisScript(`
+local fields = redis.call('HMGET', ARGV[1], ${FIELDS})
+if not fields[1] then return false end
+redis.call('PEXPIRE', ARGV[1], ARGV[2])
+return fields`);
+
+// ARGV: key, subs prefix, member, record, subscriptions — keeps the TTL
+const UPDATE = new RedisScript(`
+local old = redis.call('HGET', ARGV[1], 's')
+if not old then return false end
+local keep = {}
+local new = cjson.decode(ARGV[5])
+for _, uri in ipairs(new) do keep[uri] = true end
+for _, uri in ipairs(cjson.decode(old)) do
+  if not keep[uri] then redis.call('SREM', ARGV[2] .. uri, ARGV[3]) end
+end
+for _, uri in ipairs(new) do redis.call('SADD', ARGV[2] .. uri, ARGV[3]) end
+redis.call('HSET', ARGV[1], 'r', ARGV[4], 's', ARGV[5])
+redis.call('HINCRBY', ARGV[1], 'v', 1)
+return redis.call('HMGET', ARGV[1], ${FIELDS})`);
+
+// ARGV: key, instance
+const HOLD = new RedisScript(`
+if redis.call('EXISTS', ARGV[1]) == 0 then return false end
+redis.call('HSET', ARGV[1], 'h', ARGV[2])
+return redis.call('HMGET', ARGV[1], ${FIELDS})`);
+
+// ARGV: key, subs prefix, member
+const DELETE = new RedisScript(`
+local fields = redis.call('HMGET', ARGV[1], ${FIELDS})
+if not fields[1] then return false end
+local subs = redis.call('HGET', ARGV[1], 's')
+for _, uri in ipairs(cjson.decode(subs or '[]')) do redis.call('SREM', ARGV[2] .. uri, ARGV[3]) end
+redis.call('DEL', ARGV[1])
+return fields`);
+
+// ARGV: subs key, session key prefix — members whose session expired are dropped on the way
+const SUBSCRIBERS = new RedisScript(`
+local live = {}
+for _, member in ipairs(redis.call('SMEMBERS', ARGV[1])) do
+  if redis.call('EXISTS', ARGV[2] .. member) == 1 then table.insert(live, member)
+  else redis.call('SREM', ARGV[1], member) end
+end
+return live`);
+
+/** The principal as a key segment: a digest (no raw subject in key names), `_` when unauthenticated. */
+function principalKey(principal: string | undefined): string {
+  return principal === undefined ? '_' : createHash('sha256').update(principal).digest('base64url').slice(0, 22);
+}
+
+export class RedisSessionStore implements SharedSessionStore {
+  readonly idleTimeoutMs: number;
+  readonly #commands: RedisCommands;
+
+  constructor(client: RedisClientLike, options: RedisSessionStoreOptions = {}) {
+    this.#commands = new RedisCommands(client, options);
+    const idle = options.idleTimeoutMs ?? DEFAULT_SESSION_IDLE_MS;
+    if (!Number.isFinite(idle) || idle <= 0) throw new RangeError(`mcpkit/redis: idleTimeoutMs must be a positive number (got ${idle})`);
+    this.idleTimeoutMs = Math.ceil(idle);
+  }
+
+  async create(id: string, principal: string | undefined, session: SharedSession): Promise<boolean> {
+    const { key, member } = this.#keys(id, principal);
+    const created = await this.#commands.run(CREATE, [
+      key,
+      this.#subsPrefix,
+      member,
+      String(this.idleTimeoutMs),
+      JSON.stringify(session.record),
+      JSON.stringify(session.record.subscriptions),
+      principal ?? '',
+      String(session.createdAt),
+    ]);
+    return Number(created) === 1;
+  }
+
+  async load(id: string, principal: string | undefined): Promise<SharedSession | undefined> {
+    return decode(await this.#commands.run(LOAD, [this.#keys(id, principal).key, String(this.idleTimeoutMs)]));
+  }
+
+  async update(id: string, principal: string | undefined, record: SessionRecord): Promise<SharedSession | undefined> {
+    const { key, member } = this.#keys(id, principal);
+    return decode(await this.#commands.run(UPDATE, [key, this.#subsPrefix, member, JSON.stringify(record), JSON.stringify(record.subscriptions)]));
+  }
+
+  async hold(id: string, principal: string | undefined, instanceId: string): Promise<SharedSession | undefined> {
+    return decode(await this.#commands.run(HOLD, [this.#keys(id, principal).key, instanceId]));
+  }
+
+  async delete(id: string, principal: string | undefined): Promise<SharedSession | undefined> {
+    const { key, member } = this.#keys(id, principal);
+    return decode(await this.#commands.run(DELETE, [key, this.#subsPrefix, member]));
+  }
+
+  async ping(): Promise<void> {
+    await this.#commands.send(['PING']);
+  }
+
+  async subscribers(uri: string): Promise<string[]> {
+    const members = await this.#commands.run(SUBSCRIBERS, [this.#subsPrefix + uri, `${this.#commands.prefix}session:`]);
+    return Array.isArray(members) ? members.map((member) => String(member).slice(String(member).indexOf(':') + 1)) : [];
+  }
+
+  get #subsPrefix(): string {
+    return `${this.#commands.prefix}subs:`;
+  }
+
+  #keys(id: string, principal: string | undefined): { key: string; member: string } {
+    const member = `${principalKey(principal)}:${id}`;
+    return { key: `${this.#commands.prefix}session:${member}`, member };
+  }
+}
+
+/** HMGET r p c h v → a SharedSession; a reply that is not one (nil: gone) → undefined. */
+function decode(reply: unknown): SharedSession | undefined {
+  if (!Array.isArray(reply) || typeof reply[0] !== 'string') return undefined;
+  const [record, principal, created, holder, rev] = reply as (string | null)[];
+  const session: { -readonly [K in keyof SharedSession]: SharedSession[K] } = {
+    record: JSON.parse(record!) as SessionRecord,
+    createdAt: Number(created),
+    rev: Number(rev),
+  };
+  if (principal !== null && principal !== undefined && principal !== '') session.principal = principal;
+  if (holder !== null && holder !== undefined && holder !== '') session.holder = holder;
+  return session;
+}

@@ -1,0 +1,58 @@
+/**
+ * One call that makes an instance one of several on a Redis: the options for
+ * `new McpServer()` (`server`) and for the HTTP server (`http`).
+ *
+ *   const state = await createRedisState({ client, stateKeys: [process.env.MCP_STATE_KEY!] });
+ *   const server = new McpServer({ name: 'app', version: '1.0.0', ...state.server });
+ *   await listen(server, { port: 3000, ...state.http });
+ */
+import type { NotificationBus } from '../stores/bus.js';
+import type { HttpClusterOptions } from '../transports/http/shared.js';
+import { validateStateKeys, type StateKey } from '../protocol/request-state.js';
+import { RedisNotificationBus } from './bus.js';
+import { RedisSubscriber, type RedisClientLike, type RedisStoreOptions } from './client.js';
+import { RedisClusterChannel } from './cluster.js';
+import { RedisSessionStore } from './session-store.js';
+
+export interface RedisStateOptions extends Omit<RedisStoreOptions, 'subscriber'> {
+  /** A connected node-redis client (`await createClient({ url }).connect()`). */
+  client: RedisClientLike;
+  /**
+   * The `requestStateKeys` every instance shares (each at least 32 bytes; the
+   * first signs, all verify), so a 2026-07-28 retry may land on any instance.
+   */
+  stateKeys: readonly StateKey[];
+  /** This instance's name in the cluster (default: random). */
+  instanceId?: string;
+  /** Idle time before a legacy session expires (ms, default 30 minutes). */
+  sessionIdleTimeoutMs?: number;
+}
+
+export interface RedisState {
+  readonly instanceId: string;
+  /** Spread into `new McpServer({ ... })`. */
+  readonly server: { bus: NotificationBus; requestStateKeys: readonly StateKey[] };
+  /** Spread into `listen()` / `createNodeHandler()` options. */
+  readonly http: { cluster: HttpClusterOptions };
+  /** Stops listening (the client stays yours to close). */
+  close(): Promise<void>;
+}
+
+export async function createRedisState(options: RedisStateOptions): Promise<RedisState> {
+  const { client, stateKeys, instanceId, sessionIdleTimeoutMs, ...storeOptions } = options;
+  validateStateKeys(stateKeys);
+  // One subscriber connection for the bus and the cluster channel.
+  const subscriber = new RedisSubscriber(client, storeOptions);
+  const shared = { ...storeOptions, subscriber };
+  const bus = new RedisNotificationBus(client, shared);
+  const channel = new RedisClusterChannel(client, { ...shared, ...(instanceId === undefined ? {} : { instanceId }) });
+  const sessions = new RedisSessionStore(client, { ...storeOptions, ...(sessionIdleTimeoutMs === undefined ? {} : { idleTimeoutMs: sessionIdleTimeoutMs }) });
+  // Subscribed before the first request, so nothing published meanwhile is missed.
+  await bus.ready();
+  return {
+    instanceId: channel.instanceId,
+    server: { bus, requestStateKeys: stateKeys },
+    http: { cluster: { sessions, channel } },
+    close: () => subscriber.close(),
+  };
+}

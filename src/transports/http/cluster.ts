@@ -1,0 +1,345 @@
+/**
+ * Several instances as one HTTP server (the `cluster` option). A legacy
+ * session lives as a record in a SharedSessionStore; each instance keeps a
+ * live copy (connection, streams) built from the record on first use and
+ * rebuilt when the record changed elsewhere. What cannot leave an instance
+ * travels on the ClusterChannel: a client's answer goes to the instance whose
+ * id its request id carries, cancellation to every instance, messages for a
+ * GET stream to the instance holding it, a session's end everywhere.
+ */
+import { isPlainObject, type JsonRpcMessage } from '../../jsonrpc/message.js';
+import type { AuthInfo, ConnectionFactory, ConnectionOptions, McpConnection } from '../../protocol/connection.js';
+import { principalOf } from '../../protocol/principal.js';
+import type { ClusterChannel, ClusterMessage, HttpClusterOptions, SharedSession, SharedSessionStore } from './shared.js';
+import type { EventStore, SessionStore } from '../../stores/contracts.js';
+import type { SessionRecord } from './session-record.js';
+import { HttpSession, SessionRegistry, type ReportFailure, type SessionClient, type SessionKind } from './sessions.js';
+
+/** The record options of a connection (issue 10: a session restored from plain JSON). */
+interface RecordOptions {
+  record?: SessionRecord;
+  onRecordChange?: (record: SessionRecord) => Promise<void>;
+}
+
+/** `<id>@<instance>.<generation>`: where the answer to a server→client request must go. */
+const ROUTED_ID = /^(.*)@([A-Za-z0-9_-]{1,64})\.(\d{1,9})$/;
+
+/** A live copy of a shared session on this instance. */
+export class SharedHttpSession extends HttpSession {
+  /** The record revision this copy was built from. */
+  rev = 0;
+  /** Stored yet (false until `initialize` negotiated the record). */
+  stored = false;
+  /** The instance holding the GET stream, as last seen. */
+  holder: string | undefined;
+  /** Which connection is current; older ones finish their requests, then close. */
+  generation = 0;
+  readonly generations = new Map<number, McpConnection>();
+
+  constructor(
+    id: string,
+    client: SessionClient,
+    private readonly registry: ClusterSessionRegistry,
+  ) {
+    super(id, 'streamable', client, registry.report);
+  }
+
+  /** Stable across instances, so a GET stream resumed elsewhere is still the standalone one. */
+  override get standaloneId(): string {
+    return `${this.id}.s`;
+  }
+
+  /** Request-related messages without a stream of their own go to the GET stream, wherever it is held. */
+  override send(message: JsonRpcMessage): void {
+    if (this.closed) return;
+    const holder = this.holder;
+    if (holder === undefined || holder === this.registry.instanceId) super.send(message);
+    else this.registry.forward(holder, { type: 'stream', session: this.id, message });
+  }
+
+  /** Writes to this instance's standalone stream. */
+  toStandalone(message: JsonRpcMessage): void {
+    super.send(message);
+  }
+
+  /** Server→client requests carry this instance and generation in their id. */
+  route(message: JsonRpcMessage, generation: number): JsonRpcMessage {
+    return routeOutbound(message, `@${this.registry.instanceId}.${generation}`);
+  }
+}
+
+/** Live copies of shared sessions, kept consistent with their records. */
+export class ClusterSessionRegistry extends SessionRegistry {
+  readonly instanceId: string;
+  readonly #shared: SharedSessionStore;
+  readonly #channel: ClusterChannel;
+  readonly #factory: ConnectionFactory;
+
+  constructor(
+    store: SessionStore<HttpSession>,
+    maxSessions: number,
+    maxSessionsPerClient: number,
+    eventStore: EventStore | undefined,
+    factory: ConnectionFactory,
+    cluster: HttpClusterOptions,
+    report: ReportFailure,
+  ) {
+    super(store, maxSessions, maxSessionsPerClient, eventStore, report);
+    this.#shared = cluster.sessions;
+    this.#channel = cluster.channel;
+    this.#factory = factory;
+    this.instanceId = cluster.channel.instanceId;
+    // A failed subscription is retried at the next session request (see `ensureListening`).
+    this.#listen().catch(() => undefined);
+    // A session in use here (a GET stream open for long) must not expire in the shared store.
+    const every = Math.max(1_000, Math.floor(cluster.sessions.idleTimeoutMs / 3));
+    this.#keepAlive = setInterval(() => void this.#touchBusy(), every);
+    this.#keepAlive.unref();
+    // Idle copies leave this instance only: the shared record lives on (its own TTL).
+    store.onExpire((_id, session) => {
+      if (session.busy) return false;
+      this.retire(session, 'session expired', !(session instanceof SharedHttpSession));
+      return true;
+    });
+  }
+
+  #listening: Promise<unknown> | undefined;
+  readonly #keepAlive: ReturnType<typeof setInterval>;
+
+  async #touchBusy(): Promise<void> {
+    for (const session of await this.store.values()) {
+      if (session instanceof SharedHttpSession && session.busy && !session.closed) await this.#shared.load(session.id, session.principal).catch(() => undefined);
+    }
+  }
+
+  #listen(): Promise<unknown> {
+    const listening = this.#channel.listen((message) => this.#receive(message));
+    this.#listening = listening;
+    listening.catch(() => {
+      if (this.#listening === listening) this.#listening = undefined;
+    });
+    return listening;
+  }
+
+  /** Resolves once this instance hears the channel (a Redis outage at start-up is retried here). */
+  ensureListening(): Promise<unknown> {
+    return this.#listening ?? this.#listen();
+  }
+
+  override async get(id: string, authInfo: AuthInfo | undefined): Promise<HttpSession | undefined> {
+    await this.ensureListening();
+    const local = await this.store.get(id);
+    // Legacy SSE sessions (2024-11-05) stay on the instance holding their stream.
+    if (local !== undefined && !(local instanceof SharedHttpSession)) return super.get(id, authInfo);
+    const principal = principalOf(authInfo);
+    const shared = await this.#shared.load(id, principal);
+    if (shared === undefined) {
+      if (local !== undefined) await this.#drop(local, 'session ended');
+      return undefined;
+    }
+    if (local !== undefined && !local.closed && local.principal === principal) {
+      local.holder = shared.holder;
+      if (shared.rev !== local.rev) this.#rebuild(local, shared);
+      return local;
+    }
+    return this.#restore(id, shared, authInfo);
+  }
+
+  override touch(session: HttpSession): void {
+    super.touch(session);
+    if (session instanceof SharedHttpSession && session.inflight === 0) this.#closeOldGenerations(session);
+  }
+
+  override async end(session: HttpSession, reason: string): Promise<void> {
+    if (!(session instanceof SharedHttpSession)) return super.end(session, reason);
+    await super.end(session, reason);
+    await this.#shared.delete(session.id, session.principal);
+    await this.#channel.broadcast({ type: 'ended', session: session.id });
+  }
+
+  /** Shutting down: live copies close here; the sessions live on for the other instances. */
+  override async closeAll(reason: string): Promise<void> {
+    clearInterval(this.#keepAlive);
+    for (const session of await this.store.values()) {
+      if (session instanceof SharedHttpSession) await this.#drop(session, reason);
+      else await super.end(session, reason);
+    }
+    await this.store.close?.();
+    await this.#channel.close?.();
+  }
+
+  /** This instance now holds the session's GET stream: messages for it come here. */
+  async hold(session: HttpSession): Promise<void> {
+    if (!(session instanceof SharedHttpSession) || session.holder === this.instanceId) return;
+    await this.#shared.hold(session.id, session.principal, this.instanceId);
+    session.holder = this.instanceId;
+  }
+
+  /**
+   * A POSTed payload: client answers and cancellations that belong elsewhere
+   * travel on the channel. Answers what is left to handle here (undefined: nothing).
+   */
+  intercept(session: HttpSession, payload: unknown): unknown {
+    if (!(session instanceof SharedHttpSession)) return payload;
+    if (Array.isArray(payload)) {
+      const rest = payload.filter((item) => this.#interceptOne(session, item));
+      return rest.length === 0 ? undefined : rest;
+    }
+    return this.#interceptOne(session, payload) ? payload : undefined;
+  }
+
+  forward(instanceId: string, message: ClusterMessage): void {
+    this.#channel.send(instanceId, message).catch(() => undefined);
+  }
+
+  /** A session opens only when its record can be stored (else 503 before anything runs). */
+  override async open(...args: Parameters<SessionRegistry['open']>): ReturnType<SessionRegistry['open']> {
+    if (args[0] === 'streamable') await Promise.all([this.#shared.ping(), this.ensureListening()]);
+    return super.open(...args);
+  }
+
+  protected override create(id: string, kind: SessionKind, client: SessionClient, factory: ConnectionFactory): HttpSession {
+    if (kind !== 'streamable') return super.create(id, kind, client, factory);
+    const session = new SharedHttpSession(id, client, this);
+    this.#connect(session, undefined);
+    return session;
+  }
+
+  /** True when `item` is still to be handled here. */
+  #interceptOne(session: SharedHttpSession, item: unknown): boolean {
+    if (!isPlainObject(item)) return true;
+    if (item['method'] === 'notifications/cancelled') {
+      // The request may run on any instance: each aborts it if it runs there.
+      this.#channel.broadcast({ type: 'cancel', session: session.id, message: item as unknown as JsonRpcMessage }).catch(() => undefined);
+      return false;
+    }
+    const id = item['id'];
+    if ('method' in item || typeof id !== 'string' || !('result' in item || 'error' in item)) return true;
+    const routed = ROUTED_ID.exec(id);
+    if (routed === null) return true;
+    const message = item as unknown as JsonRpcMessage;
+    if (routed[2] === this.instanceId) this.#answer(session, message);
+    else this.forward(routed[2]!, { type: 'answer', session: session.id, message });
+    return false;
+  }
+
+  /** Delivers a client's answer to the generation that asked, with the id it was asked with. */
+  #answer(session: SharedHttpSession, message: JsonRpcMessage): void {
+    const routed = ROUTED_ID.exec(String((message as { id?: unknown }).id));
+    if (routed === null) return;
+    const connection = session.generations.get(Number(routed[3]));
+    connection?.handleMessage({ ...message, id: routed[1] }).catch(() => undefined);
+  }
+
+  #receive(message: ClusterMessage): void {
+    void Promise.resolve(this.store.get(message.session)).then((session) => {
+      if (!(session instanceof SharedHttpSession) || session.closed) return;
+      switch (message.type) {
+        case 'answer':
+          return this.#answer(session, message.message);
+        case 'cancel':
+          for (const connection of session.generations.values()) connection.handleMessage(message.message).catch(() => undefined);
+          return;
+        case 'stream':
+          return session.toStandalone(message.message);
+        case 'changed':
+          if (message.rev !== session.rev) return this.#refresh(session);
+          return;
+        case 'ended':
+          return this.#drop(session, 'session ended');
+      }
+    });
+  }
+
+  async #refresh(session: SharedHttpSession): Promise<void> {
+    const shared = await this.#shared.load(session.id, session.principal).catch(() => undefined);
+    if (shared === undefined) await this.#drop(session, 'session ended');
+    else if (shared.rev !== session.rev) this.#rebuild(session, shared);
+  }
+
+  async #restore(id: string, shared: SharedSession, authInfo: AuthInfo | undefined): Promise<HttpSession> {
+    const principal = principalOf(authInfo);
+    // Counted where it was opened; here it is a copy, charged to its principal (or itself) in the event store.
+    const client: SessionClient = { owner: principal ?? `session:${id}`, principal, events: this.eventStore, sessions: 1 };
+    const session = new SharedHttpSession(id, client, this);
+    session.stored = true;
+    session.rev = shared.rev;
+    session.holder = shared.holder;
+    this.#connect(session, shared.record);
+    await this.store.set(id, session);
+    return session;
+  }
+
+  /** The record changed on another instance: new requests get a connection built from it. */
+  #rebuild(session: SharedHttpSession, shared: SharedSession): void {
+    session.rev = shared.rev;
+    this.#connect(session, shared.record);
+    if (session.inflight === 0) this.#closeOldGenerations(session);
+  }
+
+  #connect(session: SharedHttpSession, record: SessionRecord | undefined): void {
+    const generation = ++session.generation;
+    const options: ConnectionOptions & RecordOptions = {
+      // Only the instance holding the GET stream delivers what the bus fans out (every copy hears it).
+      send: (message) => {
+        if (session.generation !== generation) return;
+        if (session.holder === undefined || session.holder === this.instanceId) session.toStandalone(session.route(message, generation));
+      },
+      sessionId: session.id,
+      transport: 'http',
+      onRecordChange: (changed) => this.#recordChanged(session, changed),
+      ...(record === undefined ? {} : { record }),
+    };
+    const connection = this.#factory.openConnection(options);
+    session.generations.set(generation, connection);
+    session.connection = connection;
+  }
+
+  async #recordChanged(session: SharedHttpSession, record: SessionRecord): Promise<void> {
+    if (!session.stored) {
+      const created = await this.#shared.create(session.id, session.principal, {
+        record,
+        createdAt: Date.now(),
+        rev: 1,
+        ...(session.principal === undefined ? {} : { principal: session.principal }),
+      });
+      if (!created) throw new Error('session id already in use');
+      session.stored = true;
+      session.rev = 1;
+      return;
+    }
+    const updated = await this.#shared.update(session.id, session.principal, record);
+    if (updated === undefined) throw new Error('session ended');
+    session.rev = updated.rev;
+    // The GET stream's instance delivers notifications: its copy must know the new subscriptions.
+    if (updated.holder !== undefined && updated.holder !== this.instanceId) this.forward(updated.holder, { type: 'changed', session: session.id, rev: updated.rev });
+  }
+
+  #closeOldGenerations(session: SharedHttpSession): void {
+    for (const [generation, connection] of session.generations) {
+      if (generation === session.generation) continue;
+      session.generations.delete(generation);
+      connection.close('session record changed');
+    }
+  }
+
+  /** Closes this instance's copy only. */
+  async #drop(session: HttpSession, reason: string): Promise<void> {
+    this.retire(session, reason, false);
+    await this.store.delete(session.id);
+  }
+}
+
+/** Tags a server→client request (and its cancellation) with where its answer must go. */
+function routeOutbound(message: JsonRpcMessage, suffix: string): JsonRpcMessage {
+  const record = message as unknown as Record<string, unknown>;
+  const id = record['id'];
+  if (typeof record['method'] === 'string' && (typeof id === 'string' || typeof id === 'number')) return { ...message, id: `${id}${suffix}` };
+  if (record['method'] === 'notifications/cancelled' && isPlainObject(record['params'])) {
+    const params = record['params'];
+    const requestId = params['requestId'];
+    if (typeof requestId === 'string' || typeof requestId === 'number') return { ...message, params: { ...params, requestId: `${requestId}${suffix}` } };
+  }
+  return message;
+}
+

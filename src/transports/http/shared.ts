@@ -1,0 +1,89 @@
+/**
+ * What several instances share so that they act as one HTTP server: legacy
+ * sessions as serialisable records (SharedSessionStore) and a channel between
+ * instances (ClusterChannel). `mcpkit/redis` implements both on Redis; the
+ * HTTP engine takes them as its `cluster` option.
+ */
+import type { JsonRpcMessage } from '../../jsonrpc/message.js';
+import type { SessionRecord } from './session-record.js';
+
+/** One legacy session as every instance sees it: plain JSON. */
+export interface SharedSession {
+  /** What `initialize` negotiated and later requests changed. */
+  readonly record: SessionRecord;
+  /** The principal the session is bound to (`principalOf(authInfo)`); absent: unauthenticated. */
+  readonly principal?: string;
+  /** Creation time, epoch ms. */
+  readonly createdAt: number;
+  /** The instance holding the session's GET stream, if one was opened. */
+  readonly holder?: string;
+  /** Bumped at every change of the record, so an instance knows when its live copy is stale. */
+  readonly rev: number;
+}
+
+/**
+ * Sessions by id and principal. Every method may fail with a
+ * StoreUnavailableError (the engine answers 503 with Retry-After).
+ *
+ * Contract:
+ * - `create` stores a new session with the idle TTL; false when the id exists.
+ * - `load` answers the session and restarts its idle TTL (touch on use);
+ *   undefined when unknown, deleted, expired or bound to another principal.
+ * - `update` replaces the record atomically, bumps `rev`, keeps the TTL;
+ *   `hold` names the instance holding the GET stream. Both answer undefined
+ *   when the session is gone.
+ * - `delete` removes the session and its resource subscriptions; answers what
+ *   it removed.
+ */
+export interface SharedSessionStore {
+  create(id: string, principal: string | undefined, session: SharedSession): Promise<boolean>;
+  load(id: string, principal: string | undefined): Promise<SharedSession | undefined>;
+  update(id: string, principal: string | undefined, record: SessionRecord): Promise<SharedSession | undefined>;
+  hold(id: string, principal: string | undefined, instanceId: string): Promise<SharedSession | undefined>;
+  delete(id: string, principal: string | undefined): Promise<SharedSession | undefined>;
+  /** Answers when the store is reachable, else throws (StoreUnavailableError): checked before a session opens. */
+  ping(): Promise<void>;
+  /** Session ids subscribed to `uri` (the reverse index). */
+  subscribers(uri: string): Promise<string[]>;
+  /** Idle time before a session expires, ms. */
+  readonly idleTimeoutMs: number;
+}
+
+/** What one instance tells another about a session. */
+export type ClusterMessage =
+  /** A client's answer to a server→client request made on the target instance. */
+  | { readonly type: 'answer'; readonly session: string; readonly message: JsonRpcMessage }
+  /** notifications/cancelled: every instance aborts the request if it runs there. */
+  | { readonly type: 'cancel'; readonly session: string; readonly message: JsonRpcMessage }
+  /** A message for the session's GET stream, to the instance holding it. */
+  | { readonly type: 'stream'; readonly session: string; readonly message: JsonRpcMessage }
+  /** The session's record changed: drop live copies built from an older one. */
+  | { readonly type: 'changed'; readonly session: string; readonly rev: number }
+  /** The session ended (DELETE, expiry): close its streams everywhere. */
+  | { readonly type: 'ended'; readonly session: string };
+
+export type ClusterListener = (message: ClusterMessage) => void;
+
+/**
+ * Messages between instances, at most once (pub/sub): a message to an
+ * instance that died is lost, and its sender decides what that means.
+ */
+export interface ClusterChannel {
+  /** This instance: what `send` addresses. */
+  readonly instanceId: string;
+  /** To one instance. */
+  send(instanceId: string, message: ClusterMessage): Promise<void>;
+  /** To every instance, this one included. */
+  broadcast(message: ClusterMessage): Promise<void>;
+  /** Receives what is sent to this instance and every broadcast; resolves once subscribed. */
+  listen(listener: ClusterListener): Promise<() => void>;
+  close?(): Promise<void>;
+}
+
+/** What the engine needs to act as one of several instances (`createRedisState` builds it). */
+export interface HttpClusterOptions {
+  /** Sessions as records, shared by every instance. */
+  sessions: SharedSessionStore;
+  /** Messages between instances; its `instanceId` names this one. */
+  channel: ClusterChannel;
+}
