@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { SharedSession, SharedSessionStore } from '../transports/http/shared.js';
-import type { SessionRecord } from '../transports/http/session-record.js';
+import type { SessionRecord } from '../protocol/wire/session-record.js';
 import { RedisCommands, RedisScript, type RedisClientLike, type RedisStoreOptions } from './client.js';
 
 export interface RedisSessionStoreOptions extends RedisStoreOptions {

@@ -8,13 +8,14 @@ import { startRedis, type RedisServer } from '../support/redis.js';
 import { startCluster, type Cluster } from './cluster.js';
 import * as scenario from './scenarios.js';
 
+const IDLE_MS = 6_000;
 const wait = { ms: 5_000 };
 let redis: RedisServer;
 let cluster: Cluster;
 
 beforeAll(async () => {
   redis = await startRedis();
-  cluster = await startCluster('redis', redis.url);
+  cluster = await startCluster('redis', redis.url, { SESSION_IDLE_MS: String(IDLE_MS) });
 }, 60_000);
 
 afterAll(async () => {
@@ -23,6 +24,13 @@ afterAll(async () => {
 });
 
 describe('three instances on Redis act as one server', () => {
+  it('1. initialize on A, tools/list on B and C; the SDK client is served by all three', () => scenario.initializeOnAListElsewhere(cluster));
+  it('2. logging/setLevel on B is honoured by a tool on C', () => scenario.setLevelOnBHonouredOnC(cluster));
+  it('3. subscribe on A, GET stream on B, update fired on C: it arrives on B', () => scenario.subscribeOnAStreamOnBUpdateOnC(cluster, wait));
+  it('4. ctx.elicit on B answered on C completes (raw, then the SDK client round robin)', () => scenario.elicitOnBAnswerOnC(cluster, wait));
+  it('5. notifications/cancelled on C aborts the handler on A, which sends no response', () => scenario.cancelOnCAbortsOnA(cluster, wait));
+  it('7. DELETE on C: A answers 404 and the GET stream on B closes', () => scenario.deleteOnCEndsEverywhere(cluster, wait));
+  it('7. after the idle TTL every instance answers 404', () => scenario.idleSessionExpiresEverywhere(cluster, IDLE_MS), 20_000);
   it('9. a 2026-07-28 listen stream on A hears list changes and updates published on B', () => scenario.listenOnAHearsB(cluster, wait));
   it('10. MRTR round 1 on A, retry on B; a tampered state is refused on C', () => scenario.mrtrAcrossInstances(cluster));
 });

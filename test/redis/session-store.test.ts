@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RedisSessionStore } from '../../src/redis/session-store.js';
-import type { SessionRecord } from '../../src/transports/http/session-record.js';
+import type { SessionRecord } from '../../src/index.js';
 import { startRedis, type RedisServer } from '../support/redis.js';
 import { closeClients, connectClient, freshPrefix } from './support.js';
 

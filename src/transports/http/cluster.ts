@@ -12,14 +12,8 @@ import type { AuthInfo, ConnectionFactory, ConnectionOptions, McpConnection } fr
 import { principalOf } from '../../protocol/principal.js';
 import type { ClusterChannel, ClusterMessage, HttpClusterOptions, SharedSession, SharedSessionStore } from './shared.js';
 import type { EventStore, SessionStore } from '../../stores/contracts.js';
-import type { SessionRecord } from './session-record.js';
+import type { SessionRecord } from '../../protocol/wire/session-record.js';
 import { HttpSession, SessionRegistry, type ReportFailure, type SessionClient, type SessionKind } from './sessions.js';
-
-/** The record options of a connection (issue 10: a session restored from plain JSON). */
-interface RecordOptions {
-  record?: SessionRecord;
-  onRecordChange?: (record: SessionRecord) => Promise<void>;
-}
 
 /** `<id>@<instance>.<generation>`: where the answer to a server→client request must go. */
 const ROUTED_ID = /^(.*)@([A-Za-z0-9_-]{1,64})\.(\d{1,9})$/;
@@ -279,7 +273,7 @@ export class ClusterSessionRegistry extends SessionRegistry {
 
   #connect(session: SharedHttpSession, record: SessionRecord | undefined): void {
     const generation = ++session.generation;
-    const options: ConnectionOptions & RecordOptions = {
+    const options: ConnectionOptions = {
       // Only the instance holding the GET stream delivers what the bus fans out (every copy hears it).
       send: (message) => {
         if (session.generation !== generation) return;

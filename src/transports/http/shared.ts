@@ -5,7 +5,7 @@
  * HTTP engine takes them as its `cluster` option.
  */
 import type { JsonRpcMessage } from '../../jsonrpc/message.js';
-import type { SessionRecord } from './session-record.js';
+import type { SessionRecord } from '../../protocol/wire/session-record.js';
 
 /** One legacy session as every instance sees it: plain JSON. */
 export interface SharedSession {
