@@ -8,7 +8,7 @@
  */
 import type { NotificationBus } from '../stores/bus.js';
 import type { HttpClusterOptions } from '../transports/http/shared.js';
-import { validateStateKeys, type StateKey } from '../protocol/request-state.js';
+import { validateStateKeys, type StateKey } from '../protocol/request/request-state.js';
 import { RedisNotificationBus } from './bus.js';
 import { RedisSubscriber, type RedisClientLike, type RedisStoreOptions } from './client.js';
 import { RedisClusterChannel } from './cluster.js';

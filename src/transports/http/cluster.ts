@@ -9,7 +9,7 @@
  */
 import { isPlainObject, type JsonRpcMessage } from '../../jsonrpc/message.js';
 import type { AuthInfo, ConnectionFactory, ConnectionOptions, McpConnection } from '../../protocol/connection.js';
-import { principalOf } from '../../protocol/principal.js';
+import { principalOf } from '../../protocol/request/principal.js';
 import type { ClusterChannel, ClusterMessage, HttpClusterOptions, SharedSession, SharedSessionStore } from './shared.js';
 import type { EventStore, SessionStore } from '../../stores/contracts.js';
 import type { SessionRecord } from '../../protocol/wire/session-record.js';
