@@ -153,15 +153,7 @@ export type Completer<TContext = unknown> = (
   context: { arguments: Record<string, string>; request: TContext },
 ) => readonly string[] | Promise<readonly string[]>;
 
-export interface McpResourceTemplate<TContext = unknown> {
-  uriTemplate: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  icons?: Icon[];
-  annotations?: Annotations;
-  _meta?: Meta;
+export interface McpResourceTemplate<TContext = unknown> extends ResourceTemplateDescription {
   /** Completers for template variables, by variable name. */
   complete?: { readonly [name: string]: Completer<TContext> | undefined };
   /** OAuth scopes a caller needs (HTTP `auth`): without them the call gets a 403 step-up challenge. */

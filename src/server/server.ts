@@ -7,13 +7,12 @@ import type { Logger, ProtocolOptions } from '../protocol/scopes/options.js';
 import { McpProtocolHandler } from '../protocol/dispatch/protocol-handler.js';
 import { buildServerMetadata, type McpServerMetadata } from '../protocol/wire/metadata.js';
 import type { Middleware, MiddlewareFn } from '../protocol/request/middleware.js';
-import type { ServerCapabilities } from '../protocol/wire/types.js';
+import type { Implementation, ServerCapabilities } from '../protocol/wire/types.js';
 import { errorResponseFrom, parseErrorResponse } from '../jsonrpc/errors.js';
 import { isPlainObject, isValidId, type JsonRpcErrorResponse } from '../jsonrpc/message.js';
 import { McpPromptRegistry } from '../registries/prompts.js';
 import { McpResourceRegistry } from '../registries/resources.js';
 import { McpToolRegistry } from '../registries/tools.js';
-import type { Icon } from '../registries/types.js';
 import { MemoryNotificationBus, type NotificationBus } from '../stores/bus.js';
 import { hasSharedStateKey, stateKeyRing } from '../protocol/request/request-state.js';
 import { InvalidJsonError, LineTooLongError } from '../transports/stdio.js';
@@ -22,13 +21,8 @@ import { Authoring } from './authoring.js';
 import { ExtensionSet, type ExtensionOptions, type ExtensionSettings } from '../protocol/extensions.js';
 import { taskOptionsOf, TASKS_EXTENSION } from '../protocol/scopes/task-runtime.js';
 
-export interface McpServerConfig extends ProtocolOptions {
-  name: string;
-  version: string;
-  title?: string;
-  description?: string;
-  websiteUrl?: string;
-  icons?: Icon[];
+/** The server's name, version and the rest of its `Implementation` (serverInfo) come first. */
+export interface McpServerConfig extends ProtocolOptions, Implementation {
   /** Guidance for the model about how to use this server. */
   instructions?: string;
   /** The transport `start()` connects. `connect()` attaches more. */
