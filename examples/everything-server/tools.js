@@ -11,6 +11,15 @@ const none = { type: 'object', properties: {} };
 
 /** Content tools, progress, logging and errors: the same in both protocol eras. */
 export function registerBasicTools(server) {
+  // Publishes notifications/resources/updated for any URI: on Redis (REDIS_URL) every instance's subscribers hear it.
+  server.tool('test_trigger_resource_update', {
+    description: 'Publishes notifications/resources/updated for a URI (to try subscriptions across instances)',
+    input: { type: 'object', properties: { uri: { type: 'string', description: 'The resource URI' } }, required: ['uri'] },
+  }, async ({ uri }) => {
+    await server.notifyResourceUpdated(String(uri));
+    return `Published notifications/resources/updated for ${String(uri)}`;
+  });
+
   server.tool('test_simple_text', { description: 'Returns a simple text response', input: none }, () =>
     'This is a simple text response for testing.');
 

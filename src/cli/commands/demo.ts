@@ -5,6 +5,7 @@ import type { McpServer } from '../../server/server.js';
 import { parse, portOf } from '../args.js';
 import { Exit } from '../errors.js';
 import { onShutdown } from '../lifecycle.js';
+import { demoRedisState } from '../demo-redis.js';
 
 export const help = `usage: mcpkit demo [--stdio | --port N] [--host H]
 
@@ -19,11 +20,13 @@ resource, prompt and protocol feature mcpkit supports, for every revision.
 A client's configuration for it: mcpkit config <client> demo (stdio), or the
 URL http://127.0.0.1:3000/mcp (HTTP). MCPKIT_AUTH_ISSUER=<issuer URL> turns on
 OAuth (MCPKIT_AUTH_RESOURCE: the canonical URL, default the served one; see
-docs/auth.md). The server stops on SIGINT/SIGTERM, when
+docs/auth.md). REDIS_URL=redis://… with MCPKIT_STATE_SECRET (≥ 32 bytes, the
+same on every instance) shares the state through Redis, so several demo
+instances behind any load balancer act as one server (docs/scaling.md). The server stops on SIGINT/SIGTERM, when
 stdin closes (--stdio), and when the process that started it exits.`;
 
 interface DemoModule {
-  createEverythingServer(): McpServer;
+  createEverythingServer(options?: object): McpServer;
 }
 
 interface DemoAuthModule {
@@ -35,7 +38,10 @@ export async function run(argv: string[]): Promise<number> {
   const port = portOf(values.port ?? process.env['PORT'], 3000);
   // The demo lives in examples/ (shipped in the package) and imports 'mcpkit' like any user code.
   const demo = (await import(new URL('../../../examples/everything-server/server.js', import.meta.url).href)) as DemoModule;
-  const server = demo.createEverythingServer();
+  const redisUrl = values.stdio ? undefined : process.env['REDIS_URL'];
+  // REDIS_URL: sessions, notifications and requestState shared with every instance on that Redis.
+  const redis = redisUrl === undefined || redisUrl === '' ? undefined : await demoRedisState(redisUrl, process.env['MCPKIT_STATE_SECRET']);
+  const server = demo.createEverythingServer(redis?.server ?? {});
   if (values.stdio) {
     if (process.env['npm_lifecycle_event'] !== undefined) {
       console.error('mcpkit demo: running under an npm script, which prints its banner on stdout before any JSON. MCP clients should spawn `node bin/mcpkit.js demo --stdio` directly (mcpkit config <client> demo prints the configuration).');
@@ -55,11 +61,15 @@ export async function run(argv: string[]): Promise<number> {
   // MCPKIT_AUTH_ISSUER turns on OAuth (docs/auth.md).
   const demoAuth = (await import(new URL('../../../examples/everything-server/auth.js', import.meta.url).href)) as DemoAuthModule;
   const auth = await demoAuth.configureAuth(server);
-  const listener = await listen(server, { port, host: values.host ?? '127.0.0.1', legacySse: true, ...(auth === undefined ? {} : { auth }) });
+  const listener = await listen(server, { port, host: values.host ?? '127.0.0.1', legacySse: true, ...(auth === undefined ? {} : { auth }), ...(redis?.http ?? {}) });
   console.error(`mcpkit demo: the everything-server on ${listener.url}  (every revision, 2024-11-05 … 2026-07-28)`);
   if (auth !== undefined) console.error(`  OAuth: tokens from ${auth.authorizationServers[0]} for ${listener.engine.resource}; test_scoped needs mcp:write`);
   console.error(`  Try it:  node bin/mcpkit.js inspect ${listener.url}   (npx mcpkit … in a project that has mcpkit)`);
   console.error(`           npx @modelcontextprotocol/inspector --transport http --server-url ${listener.url}`);
-  onShutdown(() => listener.close());
+  if (redis !== undefined) console.error(`  Redis: ${redisUrl ?? ''} shared as instance ${redis.instanceId} (docs/scaling.md)`);
+  onShutdown(async () => {
+    await listener.close();
+    await redis?.close();
+  });
   return new Promise<number>((resolve) => listener.server.once('close', () => resolve(Exit.OK)));
 }
