@@ -5,28 +5,14 @@ import { performance } from 'node:perf_hooks';
 import { cpuMicros } from './proc.mjs';
 import { percentile } from './stats.mjs';
 import { LEGACY_VERSION, verifyEchoText } from './stdio.mjs';
+import { responseFor } from './replay.mjs';
 
 export const MODERN_VERSION = '2026-07-28';
 const REQUEST_TIMEOUT_MS = 15000;
 
+/** The old driver's answers are read exactly as the replay driver reads them. */
 function parseBody(res, text, id) {
-  const type = String(res.headers['content-type'] ?? '');
-  if (type.includes('text/event-stream')) {
-    // Each event: lines "data: ..." (possibly several) separated by a blank line.
-    for (const event of text.split(/\r?\n\r?\n/)) {
-      const data = event
-        .split(/\r?\n/)
-        .filter((l) => l.startsWith('data:'))
-        .map((l) => l.slice(l[5] === ' ' ? 6 : 5))
-        .join('\n');
-      if (!data) continue;
-      const msg = JSON.parse(data);
-      if (msg.id === id && (msg.result !== undefined || msg.error !== undefined)) return msg;
-    }
-    throw new Error(`no response for id ${id} in SSE body: ${text.slice(0, 200)}`);
-  }
-  if (type.includes('application/json')) return JSON.parse(text);
-  throw new Error(`HTTP ${res.statusCode} ${type || 'no content-type'}: ${text.slice(0, 200)}`);
+  return responseFor({ status: res.statusCode, headers: { 'content-type': String(res.headers['content-type'] ?? '') }, body: text }, id);
 }
 
 /**
