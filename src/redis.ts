@@ -1,7 +1,8 @@
 /**
  * `mcpkit/redis`: the shared stores that make several instances on one Redis
  * act as one server. Pass in a connected client (node-redis ≥ 6, typed
- * structurally: mcpkit never imports it). The root entry never imports this one.
+ * structurally: mcpkit never imports it; `fromIoredis` adapts an ioredis
+ * client). The root entry never imports this one.
  */
 export { RedisNotificationBus } from './redis/bus.js';
 export { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_PREFIX, RedisCommands, RedisScript, RedisSubscriber } from './redis/client.js';
@@ -14,5 +15,6 @@ export type { RedisState, RedisStateOptions } from './redis/setup.js';
 export { RedisSessionStore, DEFAULT_SESSION_IDLE_MS } from './redis/session-store.js';
 export type { RedisSessionStoreOptions } from './redis/session-store.js';
 export { RedisClusterChannel } from './redis/cluster.js';
+export { fromIoredis, type IoredisLike } from './redis/ioredis.js';
 export type { RedisClusterChannelOptions } from './redis/cluster.js';
 export type { ClusterChannel, ClusterListener, ClusterMessage, HttpClusterOptions, SharedSession, SharedSessionStore } from './transports/http/shared.js';
