@@ -6,6 +6,9 @@
  *   JSON), p (principal), c (created), h (GET stream holder), v (rev)
  * and a reverse index of subscriptions, one set per URI, so a delete removes
  * them without SCAN:   <prefix>subs:<uri> → { <principal digest>:<id> }
+ * and, for the cluster-wide quotas, sorted sets scored by expiry time:
+ *   <prefix>sessions → every session;  <prefix>owner:<owner digest> → an owner's
+ * (the hash's field o names the latter).
  */
 import { createHash } from 'node:crypto';
 import type { SharedSession, SharedSessionStore } from '../transports/http/shared.js';
@@ -20,20 +23,36 @@ export interface RedisSessionStoreOptions extends RedisStoreOptions {
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 
 const FIELDS = "'r', 'p', 'c', 'h', 'v'";
+/** Redis's clock in ms, so every instance scores expiry on one clock. */
+const NOW = `local t = redis.call('TIME'); local now = t[1] * 1000 + math.floor(t[2] / 1000)`;
 
-// ARGV: key, subs prefix, member, ttl, record, subscriptions, principal, created
+// ARGV: key, subs prefix, member, ttl, record, subscriptions, principal, created, all sessions, owner set ('' = none)
 const CREATE = new RedisScript(`
 if redis.call('EXISTS', ARGV[1]) == 1 then return 0 end
+${NOW}
 redis.call('HSET', ARGV[1], 'r', ARGV[5], 's', ARGV[6], 'p', ARGV[7], 'c', ARGV[8], 'v', 1)
 redis.call('PEXPIRE', ARGV[1], ARGV[4])
 for _, uri in ipairs(cjson.decode(ARGV[6])) do redis.call('SADD', ARGV[2] .. uri, ARGV[3]) end
+redis.call('ZREMRANGEBYSCORE', ARGV[9], '-inf', now)
+redis.call('ZADD', ARGV[9], now + ARGV[4], ARGV[3])
+if ARGV[10] ~= '' then
+  redis.call('HSET', ARGV[1], 'o', ARGV[10])
+  redis.call('ZADD', ARGV[10], now + ARGV[4], ARGV[3])
+  redis.call('PEXPIRE', ARGV[10], ARGV[4])
+end
 return 1`);
 
-// ARGV: key, ttl — touch on use
+// ARGV: key, ttl, all sessions, member — touch on use (the quota sets too)
 const LOAD = new RedisScript(`
-local fields = redis.call('HMGET', ARGV[1], ${FIELDS})
+local fields = redis.call('HMGET', ARGV[1], ${FIELDS}, 'o')
 if not fields[1] then return false end
+${NOW}
 redis.call('PEXPIRE', ARGV[1], ARGV[2])
+redis.call('ZADD', ARGV[3], now + ARGV[2], ARGV[4])
+if fields[6] then
+  redis.call('ZADD', fields[6], now + ARGV[2], ARGV[4])
+  redis.call('PEXPIRE', fields[6], ARGV[2])
+end
 return fields`);
 
 // ARGV: key, subs prefix, member, record, subscriptions — keeps the TTL
@@ -57,14 +76,23 @@ if redis.call('EXISTS', ARGV[1]) == 0 then return false end
 redis.call('HSET', ARGV[1], 'h', ARGV[2])
 return redis.call('HMGET', ARGV[1], ${FIELDS})`);
 
-// ARGV: key, subs prefix, member
+// ARGV: key, subs prefix, member, all sessions
 const DELETE = new RedisScript(`
-local fields = redis.call('HMGET', ARGV[1], ${FIELDS})
+local fields = redis.call('HMGET', ARGV[1], ${FIELDS}, 'o')
 if not fields[1] then return false end
 local subs = redis.call('HGET', ARGV[1], 's')
 for _, uri in ipairs(cjson.decode(subs or '[]')) do redis.call('SREM', ARGV[2] .. uri, ARGV[3]) end
+redis.call('ZREM', ARGV[4], ARGV[3])
+if fields[6] then redis.call('ZREM', fields[6], ARGV[3]) end
 redis.call('DEL', ARGV[1])
 return fields`);
+
+// ARGV: owner set, all sessions — expired members are dropped first
+const COUNT = new RedisScript(`
+${NOW}
+redis.call('ZREMRANGEBYSCORE', ARGV[1], '-inf', now)
+redis.call('ZREMRANGEBYSCORE', ARGV[2], '-inf', now)
+return { redis.call('ZCARD', ARGV[1]), redis.call('ZCARD', ARGV[2]) }`);
 
 // ARGV: subs key, session key prefix — members whose session expired are dropped on the way
 const SUBSCRIBERS = new RedisScript(`
@@ -77,7 +105,11 @@ return live`);
 
 /** The principal as a key segment: a digest (no raw subject in key names), `_` when unauthenticated. */
 function principalKey(principal: string | undefined): string {
-  return principal === undefined ? '_' : createHash('sha256').update(principal).digest('base64url').slice(0, 22);
+  return principal === undefined ? '_' : digest(principal);
+}
+
+function digest(value: string): string {
+  return createHash('sha256').update(value).digest('base64url').slice(0, 22);
 }
 
 export class RedisSessionStore implements SharedSessionStore {
@@ -102,12 +134,15 @@ export class RedisSessionStore implements SharedSessionStore {
       JSON.stringify(session.record.subscriptions),
       principal ?? '',
       String(session.createdAt),
+      this.#all,
+      session.owner === undefined ? '' : this.#ownerKey(session.owner),
     ]);
     return Number(created) === 1;
   }
 
   async load(id: string, principal: string | undefined): Promise<SharedSession | undefined> {
-    return decode(await this.#commands.run(LOAD, [this.#keys(id, principal).key, String(this.idleTimeoutMs)]));
+    const { key, member } = this.#keys(id, principal);
+    return decode(await this.#commands.run(LOAD, [key, String(this.idleTimeoutMs), this.#all, member]));
   }
 
   async update(id: string, principal: string | undefined, record: SessionRecord): Promise<SharedSession | undefined> {
@@ -121,7 +156,13 @@ export class RedisSessionStore implements SharedSessionStore {
 
   async delete(id: string, principal: string | undefined): Promise<SharedSession | undefined> {
     const { key, member } = this.#keys(id, principal);
-    return decode(await this.#commands.run(DELETE, [key, this.#subsPrefix, member]));
+    return decode(await this.#commands.run(DELETE, [key, this.#subsPrefix, member, this.#all]));
+  }
+
+  async count(owner: string): Promise<{ owner: number; total: number }> {
+    const reply = await this.#commands.run(COUNT, [this.#ownerKey(owner), this.#all]);
+    const counts: unknown[] = Array.isArray(reply) ? (reply as unknown[]) : [];
+    return { owner: Number(counts[0] ?? 0), total: Number(counts[1] ?? 0) };
   }
 
   async ping(): Promise<void> {
@@ -131,6 +172,14 @@ export class RedisSessionStore implements SharedSessionStore {
   async subscribers(uri: string): Promise<string[]> {
     const members = await this.#commands.run(SUBSCRIBERS, [this.#subsPrefix + uri, `${this.#commands.prefix}session:`]);
     return Array.isArray(members) ? members.map((member) => String(member).slice(String(member).indexOf(':') + 1)) : [];
+  }
+
+  get #all(): string {
+    return `${this.#commands.prefix}sessions`;
+  }
+
+  #ownerKey(owner: string): string {
+    return `${this.#commands.prefix}owner:${digest(owner)}`;
   }
 
   get #subsPrefix(): string {

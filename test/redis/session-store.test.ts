@@ -77,6 +77,28 @@ describe('RedisSessionStore', () => {
     expect(await s.load('a', 'u')).toBeUndefined();
   });
 
+  it('counts live sessions per owner and in total; delete and expiry stop counting them', async () => {
+    const { store: s, prefix } = await store(300);
+    expect(await s.count('addr:10.0.0.1')).toEqual({ owner: 0, total: 0 });
+    await s.create('q1', undefined, { record: record(), createdAt: 1, rev: 1, owner: 'addr:10.0.0.1' });
+    await s.create('q2', 'bob', { record: record(), principal: 'bob', createdAt: 1, rev: 1, owner: 'bob' });
+    await s.create('q3', undefined, { record: record(), createdAt: 1, rev: 1, owner: 'addr:10.0.0.1' });
+    // An id in use is refused and counts nothing.
+    expect(await s.create('q3', undefined, { record: record(), createdAt: 1, rev: 1, owner: 'addr:10.0.0.1' })).toBe(false);
+    expect(await s.count('addr:10.0.0.1')).toEqual({ owner: 2, total: 3 });
+    expect(await s.count('bob')).toEqual({ owner: 1, total: 3 });
+    // Owner keys are digests too: no address or subject in key names.
+    expect(await redis.command('KEYS', `${prefix}owner:*`)).not.toMatch(/10\.0\.0\.1|bob/);
+    await s.delete('q1', undefined);
+    expect(await s.count('addr:10.0.0.1')).toEqual({ owner: 1, total: 2 });
+    // Loading keeps q3 alive past the first TTL; q2 (unused) expires and stops counting.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await s.load('q3', undefined);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await s.count('addr:10.0.0.1')).toEqual({ owner: 1, total: 1 });
+    expect(await s.count('bob')).toEqual({ owner: 0, total: 1 });
+  });
+
   it('hold names the GET stream instance; an expired session is gone and drops out of the index', async () => {
     const { store: s } = await store(200);
     await s.create('h', undefined, { record: record(['r://x']), createdAt: 1, rev: 1 });

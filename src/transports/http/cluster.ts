@@ -13,6 +13,7 @@ import { principalOf } from '../../protocol/request/principal.js';
 import type { ClusterChannel, ClusterMessage, HttpClusterOptions, SharedSession, SharedSessionStore } from './shared.js';
 import type { EventStore, SessionStore } from '../../stores/contracts.js';
 import type { SessionRecord } from '../../protocol/wire/session-record.js';
+import { quotaOwnerOfRequest } from './client-address.js';
 import { HttpSession, SessionRegistry, type ReportFailure, type SessionClient, type SessionKind } from './sessions.js';
 
 /** `<id>@<instance>.<generation>`: where the answer to a server→client request must go. */
@@ -186,9 +187,22 @@ export class ClusterSessionRegistry extends SessionRegistry {
     this.#channel.send(instanceId, message).catch(() => undefined);
   }
 
-  /** A session opens only when its record can be stored (else 503 before anything runs). */
+  /**
+   * A session opens only when its record can be stored (else 503 before
+   * anything runs), and within the quotas counted across every instance.
+   */
   override async open(...args: Parameters<SessionRegistry['open']>): ReturnType<SessionRegistry['open']> {
-    if (args[0] === 'streamable') await Promise.all([this.#shared.ping(), this.ensureListening()]);
+    const [kind, , request, authInfo] = args;
+    if (kind !== 'streamable') return super.open(...args);
+    const shared = this.#shared;
+    if (shared.count === undefined) {
+      await Promise.all([shared.ping(), this.ensureListening()]);
+      return super.open(...args);
+    }
+    // Checked, not reserved: concurrent opens on several instances may overshoot by the opens in flight.
+    const [held] = await Promise.all([shared.count(quotaOwnerOfRequest(authInfo, request.remoteAddress)), this.ensureListening()]);
+    if (held.owner >= this.maxSessionsPerClient) return 'client-full';
+    if (held.total >= this.maxSessions) return 'server-full';
     return super.open(...args);
   }
 
@@ -294,6 +308,7 @@ export class ClusterSessionRegistry extends SessionRegistry {
       const created = await this.#shared.create(session.id, session.principal, {
         record,
         createdAt: Date.now(),
+        owner: session.client.owner,
         rev: 1,
         ...(session.principal === undefined ? {} : { principal: session.principal }),
       });

@@ -15,6 +15,8 @@ export interface SharedSession {
   readonly principal?: string;
   /** Creation time, epoch ms. */
   readonly createdAt: number;
+  /** Whom the session counts against for `maxSessionsPerClient` (its principal, else its client address). */
+  readonly owner?: string;
   /** The instance holding the session's GET stream, if one was opened. */
   readonly holder?: string;
   /** Bumped at every change of the record, so an instance knows when its live copy is stale. */
@@ -34,6 +36,8 @@ export interface SharedSession {
  *   when the session is gone.
  * - `delete` removes the session and its resource subscriptions; answers what
  *   it removed.
+ * - `count` (optional) counts live sessions per owner and in total; a deleted
+ *   or expired session no longer counts.
  */
 export interface SharedSessionStore {
   create(id: string, principal: string | undefined, session: SharedSession): Promise<boolean>;
@@ -45,6 +49,12 @@ export interface SharedSessionStore {
   ping(): Promise<void>;
   /** Session ids subscribed to `uri` (the reverse index). */
   subscribers(uri: string): Promise<string[]>;
+  /**
+   * Live sessions `owner` holds (sessions created with that `owner`) and live
+   * sessions in total, across every instance: the engine refuses a new session
+   * when either is at its maximum. Without it, quotas count per instance.
+   */
+  count?(owner: string): Promise<{ owner: number; total: number }>;
   /** Idle time before a session expires, ms. */
   readonly idleTimeoutMs: number;
 }
