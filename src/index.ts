@@ -76,6 +76,7 @@ export type { CompiledSchema, InferInput, InferOutput, JsonSchemaObject, SchemaI
 export { MemoryNotificationBus, type BusEvent, type BusListener, type NotificationBus } from './stores/bus.js';
 export { StoreUnavailableError } from './stores/errors.js';
 export { MemoryTaskStore, TaskLimitError, type MemoryTaskStoreOptions, type TaskInputRequest, type TaskLimit, type TaskOwnership, type TaskPatch, type TaskRecord, type TaskStatus, type TaskStore } from './stores/tasks.js';
+export type { TaskChannel, TaskSignal } from './stores/task-channel.js';
 
 // Authoring
 export { McpServer, type McpServerConfig } from './server/server.js';

@@ -10,6 +10,8 @@ export type { RedisClientLike, RedisCommandOptions, RedisMessageListener, RedisS
 export { StoreUnavailableError } from './stores/errors.js';
 export { DEFAULT_EVENT_IDLE_TTL_MS, RedisEventStore, type RedisEventStoreOptions } from './redis/event-store.js';
 export { DEFAULT_TASK_LEASE_MS, RedisTaskStore, type RedisTaskStoreOptions } from './redis/task-store.js';
+export { RedisTaskChannel, type RedisTaskChannelOptions } from './redis/task-channel.js';
+export type { TaskChannel, TaskSignal } from './stores/task-channel.js';
 export { createRedisState } from './redis/setup.js';
 export type { RedisState, RedisStateOptions } from './redis/setup.js';
 export { RedisSessionStore, DEFAULT_SESSION_IDLE_MS } from './redis/session-store.js';

@@ -7,12 +7,16 @@
  *   await listen(server, { port: 3000, ...state.http });
  */
 import type { NotificationBus } from '../stores/bus.js';
+import type { TaskChannel } from '../stores/task-channel.js';
+import type { TaskStore } from '../stores/tasks.js';
 import type { HttpClusterOptions } from '../transports/http/shared.js';
 import { validateStateKeys, type StateKey } from '../protocol/request/request-state.js';
 import { RedisNotificationBus } from './bus.js';
 import { RedisSubscriber, type RedisClientLike, type RedisStoreOptions } from './client.js';
 import { RedisClusterChannel } from './cluster.js';
 import { RedisSessionStore } from './session-store.js';
+import { RedisTaskChannel } from './task-channel.js';
+import { RedisTaskStore, type RedisTaskStoreOptions } from './task-store.js';
 
 export interface RedisStateOptions extends Omit<RedisStoreOptions, 'subscriber'> {
   /** A connected node-redis client (`await createClient({ url }).connect()`). */
@@ -26,12 +30,14 @@ export interface RedisStateOptions extends Omit<RedisStoreOptions, 'subscriber'>
   instanceId?: string;
   /** Idle time before a legacy session expires (ms, default 30 minutes). */
   sessionIdleTimeoutMs?: number;
+  /** The shared task store's limits, `ttlMs` and lease (`leaseMs`, default 30 s). */
+  tasks?: Omit<RedisTaskStoreOptions, keyof RedisStoreOptions | 'instanceId'>;
 }
 
 export interface RedisState {
   readonly instanceId: string;
   /** Spread into `new McpServer({ ... })`. */
-  readonly server: { bus: NotificationBus; requestStateKeys: readonly StateKey[] };
+  readonly server: { bus: NotificationBus; requestStateKeys: readonly StateKey[]; taskStore: TaskStore; taskChannel: TaskChannel };
   /** Spread into `listen()` / `createNodeHandler()` options. */
   readonly http: { cluster: HttpClusterOptions };
   /** Stops listening (the client stays yours to close). */
@@ -39,20 +45,26 @@ export interface RedisState {
 }
 
 export async function createRedisState(options: RedisStateOptions): Promise<RedisState> {
-  const { client, stateKeys, instanceId, sessionIdleTimeoutMs, ...storeOptions } = options;
+  const { client, stateKeys, instanceId, sessionIdleTimeoutMs, tasks, ...storeOptions } = options;
   validateStateKeys(stateKeys);
   // One subscriber connection for the bus and the cluster channel.
   const subscriber = new RedisSubscriber(client, storeOptions);
   const shared = { ...storeOptions, subscriber };
   const bus = new RedisNotificationBus(client, shared);
   const channel = new RedisClusterChannel(client, { ...shared, ...(instanceId === undefined ? {} : { instanceId }) });
+  // Tasks held by this instance carry its name, so input and cancellation find their way here.
+  const taskStore = new RedisTaskStore(client, { ...storeOptions, ...tasks, instanceId: channel.instanceId });
+  const taskChannel = new RedisTaskChannel(client, { ...shared, instanceId: channel.instanceId, holderOf: (taskId) => taskStore.holderOf(taskId) });
   const sessions = new RedisSessionStore(client, { ...storeOptions, ...(sessionIdleTimeoutMs === undefined ? {} : { idleTimeoutMs: sessionIdleTimeoutMs }) });
   // Subscribed before the first request, so nothing published meanwhile is missed.
   await bus.ready();
   return {
     instanceId: channel.instanceId,
-    server: { bus, requestStateKeys: stateKeys },
+    server: { bus, requestStateKeys: stateKeys, taskStore, taskChannel },
     http: { cluster: { sessions, channel } },
-    close: () => subscriber.close(),
+    close: () => {
+      taskStore.close();
+      return subscriber.close();
+    },
   };
 }

@@ -58,8 +58,25 @@ local function finish(id, status, errorJson, errorBytes, iso)
   redis.call('ZADD', T .. 'exp', now + tonumber(redis.call('HGET', key, 'ttlMs')), id)
 end
 
+-- Tells the instances following the task (RedisTaskChannel: <prefix>tasks:s:<id>, T being <prefix>task:) what it is now.
+local function publishChange(id)
+  local flat = redis.call('HGETALL', T .. 't:' .. id)
+  local record = { taskId = id }
+  for i = 1, #flat, 2 do
+    local field, value = flat[i], flat[i + 1]
+    if field == 'owner' or field == 'principal' or field == 'createdAt' or field == 'lastUpdatedAt' then record[field] = value
+    elseif field == 'ttlMs' then record[field] = tonumber(value)
+    elseif string.sub(field, 1, 2) == 'f:' then record[string.sub(field, 3)] = cjson.decode(value) end
+  end
+  redis.call('PUBLISH', string.sub(T, 1, #T - 5) .. 'tasks:s:' .. id, cjson.encode({ origin = 'store', record = record }))
+end
+
+-- Its status message repeats the error's, so a client that reads only the status learns why.
 local function leaseLost(id, iso)
+  local message = cjson.decode(leaseError).message
+  redis.call('HSET', T .. 't:' .. id, 'f:statusMessage', cjson.encode(message), 'b:statusMessage', #message)
   finish(id, '"failed"', leaseError, leaseErrorBytes, iso)
+  publishChange(id)
 end
 
 local function sweep(iso)
@@ -157,8 +174,12 @@ end
 return { 'ok', unpack(record(id)) }
 `);
 
-/** Own ARGV: lease deadline (ms), then ids. Renews the leases of those still running; answers the ids that are not. */
+/**
+ * Own ARGV: lease deadline (ms), then ids. Renews the leases of those still running; answers the ids that are not.
+ * Its sweep records the tasks of dead instances as failed within a renewal period while any instance runs tasks.
+ */
 export const RENEW = new RedisScript(`${PRELUDE}
+sweep(${ISO})
 local deadline = tonumber(ARGV[7])
 local gone = {}
 for i = 8, #ARGV do

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { startRedis, type RedisServer } from '../support/redis.js';
 import { startCluster, type Cluster } from './cluster.js';
 import * as scenario from './scenarios.js';
+import { tasksAcrossInstances } from './scenarios-tasks.js';
 
 const IDLE_MS = 6_000;
 const wait = { ms: 5_000 };
@@ -33,4 +34,5 @@ describe('three instances on Redis act as one server', () => {
   it('7. after the idle TTL every instance answers 404', () => scenario.idleSessionExpiresEverywhere(cluster, IDLE_MS), 20_000);
   it('9. a 2026-07-28 listen stream on A hears list changes and updates published on B', () => scenario.listenOnAHearsB(cluster, wait));
   it('10. MRTR round 1 on A, retry on B; a tampered state is refused on C', () => scenario.mrtrAcrossInstances(cluster));
+  it('11. tasks: created on A, read on B, input via C reaches A, cancel on B, status notifications on a listen stream on C', () => tasksAcrossInstances(cluster, wait));
 });

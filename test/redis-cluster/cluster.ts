@@ -36,7 +36,8 @@ export async function startCluster(mode: 'redis' | 'memory', redisUrl: string | 
   const proxy = await startProxy(() => instances.map((i) => i.port));
   const kill = async (index: number, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> => {
     const child = instances[index]!.child;
-    if (child === undefined || child.exitCode !== null) return;
+    // A killed child has a signalCode and no exitCode.
+    if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill(signal);
     await exited;

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from './cluster.js';
 import * as scenario from './scenarios.js';
+import { tasksAcrossInstances } from './scenarios-tasks.js';
 
 const IDLE_MS = 6_000;
 const wait = { ms: 1_500 };
@@ -27,4 +28,5 @@ describe('three instances with memory stores do not act as one server', () => {
   it('7 fails', () => expect(scenario.deleteOnCEndsEverywhere(cluster, wait)).rejects.toThrow());
   it('9 fails', () => expect(scenario.listenOnAHearsB(cluster, wait)).rejects.toThrow());
   it('10 fails', () => expect(scenario.mrtrAcrossInstances(cluster)).rejects.toThrow());
+  it('11 fails', () => expect(tasksAcrossInstances(cluster, wait)).rejects.toThrow());
 });

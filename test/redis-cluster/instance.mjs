@@ -7,7 +7,7 @@ import { listen } from '../../dist/http.js';
 
 const instance = process.env.INSTANCE_ID ?? 'x';
 const mode = process.env.STATE ?? 'redis';
-const stats = { cancelled: 0 };
+const stats = { cancelled: 0, tasks: [] };
 
 let state;
 let client;
@@ -24,6 +24,7 @@ if (mode === 'redis') {
     commandTimeoutMs: 1_000,
     retryAfterSeconds: 2,
     ...(process.env.SESSION_IDLE_MS ? { sessionIdleTimeoutMs: Number(process.env.SESSION_IDLE_MS) } : {}),
+    ...(process.env.TASK_LEASE_MS ? { tasks: { leaseMs: Number(process.env.TASK_LEASE_MS) } } : {}),
   });
 }
 
@@ -57,6 +58,15 @@ server.tool('wait_forever', { input: { type: 'object', properties: {} } }, async
   await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
   stats.cancelled++;
   return 'never sent';
+});
+
+// A task (2026-07-28 tasks extension) that asks for a colour, then runs until cancelled; `stats.tasks` says what reached it here.
+server.tool('task_colour', { input: { type: 'object', properties: {} }, task: 'required' }, async (_args, ctx) => {
+  const answer = await ctx.elicit({ message: 'Which colour?', requestedSchema: { type: 'object', properties: { colour: { type: 'string' } }, required: ['colour'] } }, { key: 'colour' });
+  stats.tasks.push(`answer ${String(answer.content?.['colour'])}`);
+  await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+  stats.tasks.push(`aborted: ${ctx.signal.reason?.message}`);
+  return 'never kept';
 });
 
 server.tool('stats', { input: { type: 'object', properties: {} } }, () => JSON.stringify({ instance, ...stats }));

@@ -89,6 +89,7 @@ describe('RedisTaskStore', () => {
     await waitFor('the orphaned task to fail', async () => (await b.get(orphan.taskId))?.status === 'failed');
     const failed = await b.get(orphan.taskId);
     expect(failed?.error).toEqual({ code: -32603, message: 'The task failed: the server instance running it stopped (its lease of 400 ms ran out)' });
+    expect(failed?.statusMessage).toBe('The task failed: the server instance running it stopped (its lease of 400 ms ran out)');
     expect(failed?.principal).toBe('p');
     // B renewed its own task all along.
     expect((await a.get(kept.taskId))?.status).toBe('working');

@@ -1,6 +1,7 @@
 import { ErrorCode, JsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import { McpResourceNotFoundError } from '../../registries/errors.js';
 import type { BusEvent } from '../../stores/bus.js';
+import type { TaskRecord } from '../../stores/tasks.js';
 import { invalidParams } from '../wire/errors.js';
 import type { MethodContext } from '../scopes/method-context.js';
 import type { ServerScope } from '../scopes/server-scope.js';
@@ -136,28 +137,35 @@ export const listen: RequestMethod = {
     const filter = honoured(context.server, requested);
     if (requested['taskIds'] !== undefined) filter.taskIds = await honouredTasks(context, requested['taskIds']);
     const meta = { [META_SUBSCRIPTION_ID]: context.requestId };
-    await context.notify('notifications/subscriptions/acknowledged', { notifications: filter, _meta: meta });
-    const bus = context.server.bus;
-    await new Promise<void>((resolve) => {
-      if (context.signal.aborted) return resolve();
-      const unsubscribe = bus?.subscribe((event) => {
-        if (!wants(filter, event)) return;
-        const method = event.type === 'resource_updated' ? 'notifications/resources/updated' : `notifications/${event.list}/list_changed`;
-        const body = event.type === 'resource_updated' ? { uri: event.uri, _meta: meta } : { _meta: meta };
-        // A failed notify means the listen stream closed; its abort listener unsubscribes.
-        context.notify(method, body).catch(() => undefined);
+    // Each status change carries the whole task, as tasks/get would show it then.
+    // A failed notify means the listen stream closed; its abort listener stops the watch.
+    const pushTask = (record: TaskRecord): void => void context.notify('notifications/tasks', { ...detailedTask(record), _meta: meta }).catch(() => undefined);
+    // Followed before the acknowledgement (on every instance, with a task channel); changes meanwhile wait for it.
+    let early: TaskRecord[] | undefined = [];
+    const unwatch: (() => void)[] = [];
+    try {
+      for (const id of filter.taskIds ?? []) unwatch.push(await context.server.tasks.watch(id, (record) => (early === undefined ? pushTask(record) : early.push(record))));
+      await context.notify('notifications/subscriptions/acknowledged', { notifications: filter, _meta: meta });
+      for (const record of early) pushTask(record);
+      early = undefined;
+      const bus = context.server.bus;
+      await new Promise<void>((resolve) => {
+        if (context.signal.aborted) return resolve();
+        const unsubscribe = bus?.subscribe((event) => {
+          if (!wants(filter, event)) return;
+          const method = event.type === 'resource_updated' ? 'notifications/resources/updated' : `notifications/${event.list}/list_changed`;
+          const body = event.type === 'resource_updated' ? { uri: event.uri, _meta: meta } : { _meta: meta };
+          // A failed notify means the listen stream closed; its abort listener unsubscribes.
+          context.notify(method, body).catch(() => undefined);
+        });
+        context.signal.addEventListener('abort', () => {
+          unsubscribe?.();
+          resolve();
+        }, { once: true });
       });
-      // Each status change carries the whole task, as tasks/get would show it then.
-      const unwatch = (filter.taskIds ?? []).map((id) =>
-        // A failed notify means the listen stream closed; its abort listener stops the watch.
-        context.server.tasks.watch(id, (record) => void context.notify('notifications/tasks', { ...detailedTask(record), _meta: meta }).catch(() => undefined)),
-      );
-      context.signal.addEventListener('abort', () => {
-        unsubscribe?.();
-        for (const stop of unwatch) stop();
-        resolve();
-      }, { once: true });
-    });
+    } finally {
+      for (const stop of unwatch) stop();
+    }
     return { _meta: meta };
   },
 };

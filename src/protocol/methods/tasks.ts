@@ -1,7 +1,6 @@
 /** `tasks/get`, `tasks/update`, `tasks/cancel` (SEP-2663): 2026-07-28 only, for clients that declare the extension. */
-import { TERMINAL_STATUSES, type TaskRecord } from '../../stores/tasks.js';
+import type { TaskRecord } from '../../stores/tasks.js';
 import { invalidParams } from '../wire/errors.js';
-import { plausibleAnswer } from '../wire/answers.js';
 import { principalOf } from '../request/principal.js';
 import type { MethodContext } from '../scopes/method-context.js';
 import { MODERN_ONLY } from '../wire/method-facts.js';
@@ -32,20 +31,7 @@ export const updateTask: RequestMethod = {
   method: 'tasks/update',
   async handle(params, context) {
     const record = await findTask(params, context);
-    const responses = optionalObject(params, 'inputResponses') ?? {};
-    const runtime = context.server.tasks;
-    const live = runtime.live(record.taskId);
-    if (live === undefined || TERMINAL_STATUSES.has(record.status)) return {};
-    let answered = false;
-    // Answers to keys the task does not wait for (unknown, already answered, malformed) are ignored.
-    for (const [key, answer] of Object.entries(responses)) {
-      const waiter = live.waiting.get(key);
-      if (waiter === undefined || !plausibleAnswer(waiter.request.method, answer)) continue;
-      live.waiting.delete(key);
-      waiter.resolve(answer);
-      answered = true;
-    }
-    if (answered) await runtime.publishWaiting(record.taskId, live);
+    await context.server.tasks.answer(record, optionalObject(params, 'inputResponses') ?? {});
     return {};
   },
 };

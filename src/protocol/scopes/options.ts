@@ -3,6 +3,7 @@ import type { McpResourceRegistry } from '../../registries/resources.js';
 import type { McpToolRegistry } from '../../registries/tools.js';
 import type { NotificationBus } from '../../stores/bus.js';
 import type { TaskStore } from '../../stores/tasks.js';
+import type { TaskChannel } from '../../stores/task-channel.js';
 import type { AuthInfo } from '../connection.js';
 import type { RequestContext } from '../request/context.js';
 import type { McpServerMetadata } from '../wire/metadata.js';
@@ -59,6 +60,11 @@ export interface ProtocolOptions {
   requestStateTtlMs?: number;
   /** Where 2026-07-28 tasks (SEP-2663) live (default: a MemoryTaskStore per server). */
   taskStore?: TaskStore;
+  /**
+   * Carries task input, cancellation and status changes between instances that share
+   * `taskStore` (`mcpkit/redis`'s createRedisState sets both). Default: none (one process).
+   */
+  taskChannel?: TaskChannel;
   /**
    * How long a 2026-07-28 task waits in `input_required` for one answer before it
    * fails (default 10 minutes; a call's own `timeoutMs` wins).

@@ -6,6 +6,8 @@
 import { requireExtensions } from '../extensions.js';
 import { ErrorCode, isJsonRpcProtocolError, JsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import { MemoryTaskStore, TaskLimitError, TERMINAL_STATUSES, type TaskInputRequest, type TaskPatch, type TaskRecord, type TaskStore } from '../../stores/tasks.js';
+import type { TaskChannel, TaskSignal } from '../../stores/task-channel.js';
+import { plausibleAnswer } from '../wire/answers.js';
 import { LazyAbort } from '../request/abort.js';
 import { RequestContext, type ClientRequestOptions, type InputBroker } from '../request/context.js';
 import type { Logger, ProtocolOptions } from './options.js';
@@ -79,39 +81,93 @@ interface LiveTask {
 
 const KIND: Record<string, string> = { 'elicitation/create': 'elicitation', 'sampling/createMessage': 'sampling', 'roots/list': 'roots' };
 
-/** The task store of a server and the handlers it runs (one per server, shared by its connections). */
+/**
+ * The task store of a server and the handlers it runs (one per server, shared by its connections).
+ * With a TaskChannel (several instances on one store), input and cancellation for a task whose
+ * handler runs elsewhere travel to that instance, and changes reach watchers on every instance.
+ */
 export class TaskRuntime {
   readonly store: TaskStore;
   readonly #live = new Map<string, LiveTask>();
   /** Listen streams waiting for a task's status changes (notifications/tasks), by task id. */
   readonly #watchers = new Map<string, Set<(record: TaskRecord) => void>>();
   readonly #logger: Logger | undefined;
+  readonly #channel: TaskChannel | undefined;
+  /** Signals for this instance's tasks are heard (subscribed before the first task is created). */
+  #receiving: Promise<unknown> | undefined;
+  /** Changes made on other instances, one channel watch per task followed here. */
+  readonly #remote = new Map<string, Promise<() => void>>();
 
   readonly inputTimeoutMs: number;
 
   constructor(options: ProtocolOptions, logger: Logger | undefined) {
     this.#logger = logger;
     this.store = options.taskStore ?? new MemoryTaskStore();
+    this.#channel = options.taskChannel;
     this.inputTimeoutMs = options.taskInputTimeoutMs ?? DEFAULT_TASK_INPUT_TIMEOUT_MS;
   }
 
-  live(taskId: string): LiveTask | undefined {
-    return this.#live.get(taskId);
-  }
-
-  /** Calls `watcher` with the task after each change written here (its status, result, pending input); returns the unwatch. */
-  watch(taskId: string, watcher: (record: TaskRecord) => void): () => void {
+  /**
+   * Calls `watcher` with the task after each change (its status, result, pending input), made
+   * here or, with a channel, on another instance; answers the unwatch once changes are heard.
+   */
+  async watch(taskId: string, watcher: (record: TaskRecord) => void): Promise<() => void> {
     let set = this.#watchers.get(taskId);
     if (set === undefined) this.#watchers.set(taskId, (set = new Set()));
     set.add(watcher);
-    return () => {
+    const unwatch = (): void => {
       set.delete(watcher);
-      if (set.size === 0 && this.#watchers.get(taskId) === set) this.#watchers.delete(taskId);
+      if (set.size > 0 || this.#watchers.get(taskId) !== set) return;
+      this.#watchers.delete(taskId);
+      const remote = this.#remote.get(taskId);
+      this.#remote.delete(taskId);
+      remote?.then((stop) => stop(), () => undefined);
     };
+    if (this.#channel === undefined) return unwatch;
+    let remote = this.#remote.get(taskId);
+    if (remote === undefined) {
+      const watching = this.#channel.watch(taskId, (record) => this.#notify(record));
+      this.#remote.set(taskId, (remote = watching));
+      watching.catch(() => {
+        if (this.#remote.get(taskId) === watching) this.#remote.delete(taskId);
+      });
+    }
+    try {
+      await remote;
+    } catch (error) {
+      unwatch();
+      throw error;
+    }
+    return unwatch;
+  }
+
+  #notify(record: TaskRecord): void {
+    const watchers = this.#watchers.get(record.taskId);
+    if (watchers !== undefined) for (const watcher of watchers) watcher(record);
+  }
+
+  /** With a channel: hears input and cancellation for the tasks this instance runs (once; retried after a failure). */
+  #listen(channel: TaskChannel): Promise<unknown> {
+    if (this.#receiving !== undefined) return this.#receiving;
+    const receiving = channel.receive((signal) => this.#signalled(signal));
+    this.#receiving = receiving;
+    receiving.catch(() => {
+      if (this.#receiving === receiving) this.#receiving = undefined;
+    });
+    return receiving;
+  }
+
+  #signalled(signal: TaskSignal): void {
+    const live = this.#live.get(signal.taskId);
+    if (live === undefined) return;
+    if (signal.type === 'cancel') this.#end(signal.taskId, live, new TaskCancelledError());
+    else this.#logged(this.#answer(signal.taskId, live, signal.inputResponses));
   }
 
   /** Creates a task charged to the caller's quota and bound to its principal. */
   async create(abort: LazyAbort, context: RequestContext): Promise<{ record: TaskRecord; live: LiveTask }> {
+    // Input and cancellation posted to another instance must be heard here before anyone knows the task.
+    if (this.#channel !== undefined) await this.#listen(this.#channel);
     let record: TaskRecord;
     try {
       record = await this.store.create({ owner: ownerOf(context.authInfo, context.requestInfo), principal: principalOf(context.authInfo) });
@@ -126,9 +182,18 @@ export class TaskRuntime {
   /** Queues a store write after this task's earlier ones; answers (or fails) when it is done. */
   write(taskId: string, live: LiveTask | undefined, build: () => TaskPatch): Promise<void> {
     const run = async (): Promise<void> => {
-      const record = await this.store.update(taskId, build());
-      const watchers = this.#watchers.get(taskId);
-      if (record !== undefined && watchers !== undefined) for (const watcher of watchers) watcher(record);
+      const patch = build();
+      const record = await this.store.update(taskId, patch);
+      if (record === undefined) return;
+      if (TERMINAL_STATUSES.has(record.status) && record.status !== patch.status) {
+        // It ended elsewhere (cancelled on another instance, its lease ran out): stop the handler here too.
+        if (live !== undefined && this.#live.get(taskId) === live) {
+          this.#end(taskId, live, record.status === 'cancelled' ? new TaskCancelledError() : new Error(record.error?.message ?? `The task ended ${record.status}`));
+        }
+        return;
+      }
+      this.#notify(record);
+      this.#channel?.changed(record).catch((error: unknown) => this.#logger?.error?.('mcpkit: a task change could not be published', error));
     };
     if (live === undefined) return run();
     const next = live.writes.then(run);
@@ -137,8 +202,8 @@ export class TaskRuntime {
     return next;
   }
 
-  #logged(write: Promise<void>): void {
-    write.catch((error: unknown) => this.#logger?.error?.('mcpkit: task store update failed', error));
+  #logged(write: Promise<void>, what = 'task store update failed'): void {
+    write.catch((error: unknown) => this.#logger?.error?.(`mcpkit: ${what}`, error));
   }
 
   /** Publishes what the task waits for: input_required with the pending keys, or working again. */
@@ -187,13 +252,18 @@ export class TaskRuntime {
     });
   }
 
+  /** Stops a running task's handler here: aborts its signal with `reason` and rejects its pending input. */
+  #end(taskId: string, live: LiveTask, reason: Error): void {
+    this.#live.delete(taskId);
+    live.abort.abort(reason);
+    for (const waiter of live.waiting.values()) waiter.reject(reason);
+    live.waiting.clear();
+  }
+
   /** Ends a running task `failed` with `error`: aborts its handler and drops its pending input. */
   #fail(taskId: string, live: LiveTask, error: JsonRpcProtocolError): void {
     if (this.#live.get(taskId) !== live) return;
-    this.#live.delete(taskId);
-    live.abort.abort(error);
-    for (const waiter of live.waiting.values()) waiter.reject(error);
-    live.waiting.clear();
+    this.#end(taskId, live, error);
     const wire = { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) };
     this.#logged(this.write(taskId, live, () => ({ status: 'failed', error: wire, inputRequests: undefined })));
   }
@@ -230,14 +300,33 @@ export class TaskRuntime {
   async cancel(record: TaskRecord): Promise<void> {
     if (TERMINAL_STATUSES.has(record.status)) return;
     const live = this.#live.get(record.taskId);
-    this.#live.delete(record.taskId);
-    if (live !== undefined) {
-      const reason = new TaskCancelledError();
-      live.abort.abort(reason);
-      for (const waiter of live.waiting.values()) waiter.reject(reason);
-      live.waiting.clear();
-    }
+    if (live !== undefined) this.#end(record.taskId, live, new TaskCancelledError());
     await this.write(record.taskId, live, () => ({ status: 'cancelled', inputRequests: undefined }));
+    // Running elsewhere: the store says cancelled already; the handler's instance aborts it (or it stops at its next write).
+    if (live === undefined && this.#channel !== undefined) this.#logged(this.#channel.deliver({ type: 'cancel', taskId: record.taskId }), 'a task cancellation could not be sent to its instance');
+  }
+
+  /**
+   * `tasks/update`: answers go to the handler waiting for them, here or on the instance
+   * running it. Answers to keys it does not wait for (unknown, already answered, malformed) are ignored.
+   */
+  async answer(record: TaskRecord, responses: Record<string, unknown>): Promise<void> {
+    if (TERMINAL_STATUSES.has(record.status)) return;
+    const live = this.#live.get(record.taskId);
+    if (live !== undefined) return this.#answer(record.taskId, live, responses);
+    if (this.#channel !== undefined && Object.keys(responses).length > 0) await this.#channel.deliver({ type: 'input', taskId: record.taskId, inputResponses: responses });
+  }
+
+  async #answer(taskId: string, live: LiveTask, responses: Record<string, unknown>): Promise<void> {
+    let answered = false;
+    for (const [key, answer] of Object.entries(responses)) {
+      const waiter = live.waiting.get(key);
+      if (waiter === undefined || !plausibleAnswer(waiter.request.method, answer)) continue;
+      live.waiting.delete(key);
+      waiter.resolve(answer);
+      answered = true;
+    }
+    if (answered) await this.publishWaiting(taskId, live);
   }
 }
 
