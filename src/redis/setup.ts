@@ -47,7 +47,7 @@ export interface RedisState {
 export async function createRedisState(options: RedisStateOptions): Promise<RedisState> {
   const { client, stateKeys, instanceId, sessionIdleTimeoutMs, tasks, ...storeOptions } = options;
   validateStateKeys(stateKeys);
-  // One subscriber connection for the bus and the cluster channel.
+  // One subscriber connection for the bus, the cluster channel and the task channel.
   const subscriber = new RedisSubscriber(client, storeOptions);
   const shared = { ...storeOptions, subscriber };
   const bus = new RedisNotificationBus(client, shared);
