@@ -26,6 +26,8 @@ export interface ErrorEntry {
   readonly rpcModern?: number;
   /** The exported class that carries this code as `errorCode`, if one does. */
   readonly className?: string;
+  /** The HTTP status where it is not the one its JSON-RPC code maps to. */
+  readonly http?: number;
   /** When it happens, in a sentence. */
   readonly when: string;
 }
@@ -51,7 +53,7 @@ export const errorCatalogue = {
   request_timeout: { rpc: ErrorCode.InternalError, className: 'RequestTimeoutError', when: 'A request ran longer than requestTimeoutMs (data.timeoutMs); a tool past its timeoutMs answers an isError result instead.' },
   connection_closed: { rpc: ErrorCode.InternalError, className: 'ConnectionClosedError', when: 'The connection closed (server stopped, session ended) while the request ran.' },
   task_input_timeout: { rpc: ErrorCode.InternalError, className: 'TaskInputTimeoutError', when: 'A task waited for input longer than taskInputTimeoutMs; the task fails.' },
-  store_unavailable: { rpc: ErrorCode.InternalError, className: 'StoreUnavailableError', when: 'A shared store (Redis) did not answer in time; retryAfterSeconds says when a retry may succeed.' },
+  store_unavailable: { rpc: ErrorCode.InternalError, http: 503, className: 'StoreUnavailableError', when: 'A shared store (Redis) did not answer in time: the request that needed it gets 503 with Retry-After (data.retryAfterSeconds), in either era.' },
   output_closed: { rpc: null, className: 'OutputClosedError', when: "The stdio client closed its end or stopped reading: logged as a transport failure, never answered as -32700." },
 } as const satisfies Record<string, ErrorEntry>;
 
@@ -60,12 +62,14 @@ export type ErrorCodeName = keyof typeof errorCatalogue;
 /**
  * The HTTP status of a 2026-07-28 request answered with this error (a JSON-RPC code or a
  * catalogue code): an unknown method is 404; a malformed request, bad params, a header or
- * capability mismatch and an unsupported revision are 400; anything else is an answer (200)
+ * capability mismatch and an unsupported revision are 400; a shared store that is down (by its
+ * catalogue code) is 503; anything else is an answer (200)
  * carrying the JSON-RPC error.
  */
 export function httpStatusFor(code: number | ErrorCodeName): number {
   if (typeof code === 'string') {
     const entry: ErrorEntry = errorCatalogue[code];
+    if (entry.http !== undefined) return entry.http;
     return httpStatusFor(entry.rpcModern ?? entry.rpc ?? ErrorCode.InternalError);
   }
   switch (code) {

@@ -1,4 +1,5 @@
 import type { ErrorCodeName } from '../errors/codes.js';
+import { ErrorCode, JsonRpcProtocolError } from '../jsonrpc/errors.js';
 
 /**
  * A shared store (e.g. Redis) could not be reached in time. Callers answer
@@ -19,4 +20,13 @@ export class StoreUnavailableError extends Error {
 
 export function isStoreUnavailableError(error: unknown): error is StoreUnavailableError {
   return error instanceof StoreUnavailableError || (error instanceof Error && error.name === 'StoreUnavailableError' && typeof (error as { retryAfterSeconds?: unknown }).retryAfterSeconds === 'number');
+}
+
+/**
+ * What a request that needed the store answers: -32603 saying what is down and
+ * when to retry, with `data.retryAfterSeconds`, which the HTTP engine turns
+ * into 503 with Retry-After.
+ */
+export function storeUnavailableProtocolError(error: StoreUnavailableError): JsonRpcProtocolError {
+  return new JsonRpcProtocolError(ErrorCode.InternalError, `Service unavailable: ${error.message}`, { retryAfterSeconds: error.retryAfterSeconds });
 }

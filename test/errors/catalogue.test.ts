@@ -62,12 +62,12 @@ describe('the error catalogue', () => {
     }
   });
 
-  it('httpStatusFor: 404 for an unknown method, 400 for a bad request, else 200', () => {
+  it('httpStatusFor: 404 for an unknown method, 400 for a bad request, 503 for a store that is down, else 200', () => {
     expect(httpStatusFor(-32601)).toBe(404);
     expect([-32700, -32600, -32602, -32020, -32021, -32022].map((c) => httpStatusFor(c))).toEqual([400, 400, 400, 400, 400, 400]);
     expect(httpStatusFor(-32603)).toBe(200);
     expect(httpStatusFor('tool_not_found')).toBe(400);
     expect(httpStatusFor('resource_not_found')).toBe(400);
-    expect(httpStatusFor('store_unavailable')).toBe(200);
+    expect(httpStatusFor('store_unavailable')).toBe(503);
   });
 });

@@ -26,6 +26,8 @@ export interface Cluster {
   readonly mode: 'redis' | 'memory';
   /** Kills instance `index` (SIGKILL by default: a crash). */
   kill(index: number, signal?: NodeJS.Signals): Promise<void>;
+  /** True while instance `index` is the process it started as (it neither crashed nor was killed). */
+  alive(index: number): boolean;
   output(index: number): string;
   close(): Promise<void>;
 }
@@ -47,6 +49,7 @@ export async function startCluster(mode: 'redis' | 'memory', redisUrl: string | 
     url: proxy.url,
     mode,
     output: (index) => instances[index]!.output,
+    alive: (index) => instances[index]!.child?.exitCode === null && instances[index]!.child?.signalCode === null,
     kill,
     async close() {
       await proxy.close();

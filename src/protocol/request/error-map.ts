@@ -7,6 +7,7 @@ import {
   McpToolNotFoundError,
   ToolOutputError,
 } from '../../registries/errors.js';
+import { isStoreUnavailableError, storeUnavailableProtocolError } from '../../stores/errors.js';
 import { LATEST_LEGACY_VERSION, revision, type ProtocolVersion } from '../wire/versions.js';
 
 /**
@@ -16,6 +17,8 @@ import { LATEST_LEGACY_VERSION, revision, type ProtocolVersion } from '../wire/v
  */
 export function mapError(error: unknown, logger: { error?(message: string, ...args: unknown[]): void } | undefined, version: ProtocolVersion | undefined, method: string): unknown {
   if (isJsonRpcProtocolError(error)) return error;
+  // Not a server bug: the client is told to retry (HTTP 503), and the store's client reports the outage.
+  if (isStoreUnavailableError(error)) return storeUnavailableProtocolError(error);
   if (error instanceof McpResourceNotFoundError) {
     const code = revision(version ?? LATEST_LEGACY_VERSION).resourceNotFoundCode;
     return new JsonRpcProtocolError(code, error.message, { uri: error.uri });

@@ -1,6 +1,7 @@
 import { ClientView, NO_CLIENT } from '../extensions.js';
 import { ErrorCode, JsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import type { JsonRpcId } from '../../jsonrpc/message.js';
+import { isStoreUnavailableError, storeUnavailableProtocolError } from '../../stores/errors.js';
 import type { LazyAbort } from '../request/abort.js';
 import type { ContextHost } from '../request/context.js';
 import { contentDowngrade } from '../wire/downgrade.js';
@@ -148,6 +149,8 @@ export class SessionScope implements ContextHost, EraInfo {
         this.client = before.client;
         this.version = before.version;
         this.finalize = before.finalize;
+        // The shared store is down: the client retries later (503), nothing to log per request.
+        if (isStoreUnavailableError(error)) throw storeUnavailableProtocolError(error);
         this.#server.logger?.error?.(`mcpkit: saving the session record after ${method} failed`, error);
         throw new JsonRpcProtocolError(ErrorCode.InternalError, `Internal error: the session could not be saved after ${method}, so nothing changed; retry the request`);
       }

@@ -11,7 +11,7 @@ import { encodeBatch, unserializableResponse } from '../../jsonrpc/serialize.js'
 import { definesSsePriming } from '../../protocol/wire/versions.js';
 import type { AbortSignalLike, AuthInfo, HandleResult, MessageExtra } from '../../protocol/connection.js';
 import type { CallTarget, EngineContext, InflightCall } from './context.js';
-import { JSON_HEADERS, shuttingDown } from './errors.js';
+import { JSON_HEADERS, retryAfterOf, shuttingDown } from './errors.js';
 import { httpStatusFor } from '../../errors/codes.js';
 import { SharedHttpSession } from './cluster.js';
 import { EventStream, SSE_HEADERS, SseConnection } from './sse.js';
@@ -198,6 +198,9 @@ export class PostCall implements InflightCall {
     if (!hasRequest) status = 400; // only notifications/responses, and they were refused
     else if (this.target.modern && Array.isArray(result)) status = 400; // 2026-07-28 has no batches: each entry is a refusal
     else if (this.target.modern && !Array.isArray(result) && 'error' in result) status = httpStatusFor(result.error.code);
+    // A shared store is down: in either era the client is told when to retry.
+    const retryAfter = !Array.isArray(result) && 'error' in result ? retryAfterOf(result.error) : undefined;
+    if (retryAfter !== undefined) status = 503;
     let body: string;
     if (Array.isArray(result)) {
       body = encodeBatch(result);
@@ -210,7 +213,9 @@ export class PostCall implements InflightCall {
         body = JSON.stringify(unserializableResponse(result));
       }
     }
-    return { status, headers: keepSession ? this.headers(JSON_HEADERS) : { ...JSON_HEADERS }, body };
+    const headers = keepSession ? this.headers(JSON_HEADERS) : { ...JSON_HEADERS };
+    if (retryAfter !== undefined) headers['retry-after'] = retryAfter;
+    return { status, headers, body };
   }
 
   private headers(base?: Readonly<Record<string, string>>): Record<string, string> {

@@ -1,5 +1,5 @@
 /** HTTP error answers: every one carries a JSON-RPC error object a person can act on. */
-import type { StoreUnavailableError } from '../../stores/errors.js';
+import { storeUnavailableProtocolError, type StoreUnavailableError } from '../../stores/errors.js';
 import { ErrorCode } from '../../jsonrpc/errors.js';
 import { httpStatusFor, McpErrorCode } from '../../errors/codes.js';
 import type { JsonRpcErrorResponse, JsonRpcId } from '../../jsonrpc/message.js';
@@ -50,5 +50,17 @@ export const shuttingDown = (): HttpResponse =>
 export const modernErrorStatus = (code: number): number => httpStatusFor(code);
 
 /** A shared store (Redis) did not answer: the request needs it, so the client retries later. */
-export const storeUnavailable = (error: StoreUnavailableError): HttpResponse =>
-  httpError(503, ErrorCode.InternalError, `Service unavailable: ${error.message}`, { headers: { 'retry-after': String(Math.max(1, Math.ceil(error.retryAfterSeconds))) } });
+export function storeUnavailable(error: StoreUnavailableError, id?: JsonRpcId): HttpResponse {
+  const rpc = storeUnavailableProtocolError(error);
+  return httpError(503, rpc.code, rpc.message, { data: rpc.data, headers: { 'retry-after': retryAfterHeader(error.retryAfterSeconds) }, ...(id === undefined ? {} : { id }) });
+}
+
+/** The Retry-After of a JSON-RPC error a handler answered because a shared store is down (see storeUnavailableProtocolError), else undefined. */
+export function retryAfterOf(error: { code: number; data?: unknown }): string | undefined {
+  if (error.code !== ErrorCode.InternalError || typeof error.data !== 'object' || error.data === null) return undefined;
+  const seconds = (error.data as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+  return typeof seconds === 'number' && Number.isFinite(seconds) ? retryAfterHeader(seconds) : undefined;
+}
+
+/** Whole seconds, at least 1 (RFC 9110 delay-seconds). */
+const retryAfterHeader = (seconds: number): string => String(Math.max(1, Math.ceil(seconds)));
