@@ -38,3 +38,4 @@ export { waitFor, type ContractTestApi } from './contracts/api.js';
 export { describeNotificationBusContract, type BusFixture } from './contracts/bus.js';
 export { describeEventStoreContract, type EventStoreFactory, type EventStoreFixture } from './contracts/event-store.js';
 export { describeTaskStoreContract, type TaskStoreFactory, type TaskStoreFixture } from './contracts/task-store.js';
+export { describeSessionStoreContract, type SessionStoreFactory, type SessionStoreFixture } from './contracts/session-store.js';

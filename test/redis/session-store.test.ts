@@ -6,8 +6,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RedisSessionStore } from '../../src/redis/session-store.js';
 import type { SessionRecord } from '../../src/index.js';
+import { MemorySharedSessionStore } from '../../src/http.js';
+import { describeSessionStoreContract } from '../../src/testing/index.js';
 import { startRedis, type RedisServer } from '../support/redis.js';
-import { closeClients, connectClient, freshPrefix } from './support.js';
+import { closeClients, connectClient, freshPrefix, redisFixture } from './support.js';
 
 const record = (subscriptions: string[] = [], extra: Partial<SessionRecord> = {}): SessionRecord => ({
   v: 1,
@@ -27,6 +29,15 @@ afterAll(async () => {
   await redis.close();
 });
 afterEach(closeClients);
+
+describeSessionStoreContract('MemorySharedSessionStore', (options) => {
+  const store = new MemorySharedSessionStore(options);
+  return { instance: () => store, close: () => undefined };
+}, { describe, it });
+
+for (const resp of [2, 3] as const) {
+  describeSessionStoreContract(`RedisSessionStore (RESP${resp})`, (options) => redisFixture(() => redis, resp, (client, prefix) => new RedisSessionStore(client, { ...options, prefix }), () => undefined), { describe, it });
+}
 
 async function store(idleTimeoutMs = 60_000): Promise<{ store: RedisSessionStore; prefix: string }> {
   const prefix = freshPrefix();
