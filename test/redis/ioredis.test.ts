@@ -2,8 +2,8 @@
 import { Redis } from 'ioredis';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { StoreUnavailableError, type BusEvent } from '../../src/index.js';
-import { fromIoredis, RedisEventStore, RedisNotificationBus, RedisTaskStore, type IoredisLike, type RedisClientLike } from '../../src/redis.js';
-import { describeEventStoreContract, describeNotificationBusContract, describeTaskStoreContract, waitFor } from '../../src/testing/index.js';
+import { fromIoredis, RedisEventStore, RedisNotificationBus, RedisSessionStore, RedisTaskStore, type IoredisLike, type RedisClientLike } from '../../src/redis.js';
+import { describeEventStoreContract, describeNotificationBusContract, describeSessionStoreContract, describeTaskStoreContract, waitFor } from '../../src/testing/index.js';
 import type { RedisServer } from '../support/redis.js';
 import { freshPrefix, useRedis } from './support.js';
 
@@ -51,6 +51,7 @@ for (const protocol of [2, 3] as const) {
   describeEventStoreContract(name('RedisEventStore'), (limits) => fixture(protocol, (client, prefix) => new RedisEventStore(client, { ...limits, prefix }), (store) => store.close()), { describe, it });
   describeTaskStoreContract(name('RedisTaskStore'), (options) => fixture(protocol, (client, prefix) => new RedisTaskStore(client, { ...options, prefix }), (store) => store.close()), { describe, it });
   describeNotificationBusContract(name('RedisNotificationBus'), () => fixture(protocol, (client, prefix) => new RedisNotificationBus(client, { prefix }), (store) => store.close()), { describe, it });
+  describeSessionStoreContract(name('RedisSessionStore'), (options) => fixture(protocol, (client, prefix) => new RedisSessionStore(client, { ...options, prefix }), () => undefined), { describe, it });
 }
 
 describe('fromIoredis when Redis goes away', () => {
