@@ -123,6 +123,22 @@ export function describeSessionStoreContract(name: string, factory: SessionStore
       strictEqual((await b.load('one', 'alice'))?.rev, 1);
     }));
 
+    test.it('count (where the store has it) counts live sessions per owner and in total; a refused create, a delete and expiry do not count', using(SHORT_IDLE_MS, async (a, b) => {
+      if (a.count === undefined) return;
+      const owned = (owner: string): SharedSession => ({ ...fresh(), owner });
+      deepStrictEqual(await a.count('addr:10.0.0.1'), { owner: 0, total: 0 });
+      strictEqual(await a.create('c1', undefined, owned('addr:10.0.0.1')), true);
+      strictEqual(await b.create('c2', 'bob', { ...owned('bob'), principal: 'bob' }), true);
+      strictEqual(await b.create('c3', undefined, owned('addr:10.0.0.1')), true);
+      strictEqual(await a.create('c3', undefined, owned('addr:10.0.0.1')), false);
+      deepStrictEqual(await b.count!('addr:10.0.0.1'), { owner: 2, total: 3 });
+      deepStrictEqual(await a.count('bob'), { owner: 1, total: 3 });
+      await b.delete('c1', undefined);
+      deepStrictEqual(await a.count('addr:10.0.0.1'), { owner: 1, total: 2 });
+      await waitFor('the unused sessions to stop counting', async () => (await b.count!('bob')).total === 0, SHORT_IDLE_MS + 10_000);
+      deepStrictEqual(await a.count('addr:10.0.0.1'), { owner: 0, total: 0 });
+    }));
+
     test.it('load restarts the idle time: a session used more often than its idle time lives on', using(SHORT_IDLE_MS, async (a, b) => {
       await a.create('busy', undefined, fresh());
       const until = Date.now() + 2 * SHORT_IDLE_MS;

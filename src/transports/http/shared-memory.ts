@@ -17,6 +17,7 @@ interface Entry {
   record: string;
   subscriptions: readonly string[];
   principal: string | undefined;
+  owner: string | undefined;
   createdAt: number;
   holder: string | undefined;
   rev: number;
@@ -42,7 +43,7 @@ export class MemorySharedSessionStore implements SharedSessionStore {
     const key = keyOf(id, principal);
     if (this.#live(key) !== undefined) return Promise.resolve(false);
     const subscriptions = [...session.record.subscriptions];
-    this.#sessions.set(key, { id, record: JSON.stringify(session.record), subscriptions, principal, createdAt: session.createdAt, holder: undefined, rev: 1, expiresAt: Date.now() + this.idleTimeoutMs });
+    this.#sessions.set(key, { id, record: JSON.stringify(session.record), subscriptions, principal, owner: session.owner, createdAt: session.createdAt, holder: undefined, rev: 1, expiresAt: Date.now() + this.idleTimeoutMs });
     this.#index(key, [], subscriptions);
     return Promise.resolve(true);
   }
@@ -90,6 +91,14 @@ export class MemorySharedSessionStore implements SharedSessionStore {
       if (entry !== undefined) ids.push(entry.id);
     }
     return Promise.resolve(ids);
+  }
+
+  count(owner: string): Promise<{ owner: number; total: number }> {
+    this.#nextSweep = 0;
+    this.#sweep();
+    let owned = 0;
+    for (const entry of this.#sessions.values()) if (entry.owner === owner) owned++;
+    return Promise.resolve({ owner: owned, total: this.#sessions.size });
   }
 
   /** The entry unless it expired (an expired one is removed on the way, with its index entries). */
