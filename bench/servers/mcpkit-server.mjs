@@ -2,8 +2,9 @@
 import { McpServer } from '../../dist/index.js';
 import { fillerNames } from './_common.mjs';
 
-export function createServer() {
-  const server = new McpServer({ name: 'bench', version: '1.0.0' });
+/** `config` adds to the server's options (the cluster bench passes createRedisState's `server`). */
+export function createServer(config = {}) {
+  const server = new McpServer({ name: 'bench', version: '1.0.0', ...config });
   server.tool('echo', { description: 'Echo the text back', input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } }, ({ text }) => text);
   server.tool('add', { description: 'Add two numbers', input: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } }, ({ a, b }) => String(a + b));
   for (const name of fillerNames) {
