@@ -39,7 +39,11 @@ const SETUPS = [
   { id: 'memory-1', label: '1 instance, memory stores', redis: false, instances: 1 },
   { id: 'redis-1', label: '1 instance on Redis', redis: true, instances: 1 },
   { id: 'redis-3', label: '3 instances on Redis', redis: true, instances: 3 },
+  // The control for three processes on this machine: 2026-07-28 needs no shared state (a legacy
+  // session cannot be served by instances that do not share it, so it has no such row).
+  { id: 'memory-3', label: '3 instances, memory stores', redis: false, instances: 3, modes: ['modern'] },
 ];
+const setupsFor = (mode) => SETUPS.filter((setup) => setup.modes === undefined || setup.modes.includes(mode));
 const MODE_LABEL = { session: 'legacy + session (2025-11-25)', modern: '2026-07-28' };
 for (const mode of modes) if (!(mode in MODE_LABEL)) throw new Error(`--modes: unknown mode ${mode} (session, modern)`);
 
@@ -176,7 +180,7 @@ try {
   for (let rep = 0; rep < reps; rep++) {
     // Interleaved, so a noisy minute hits every setup alike.
     for (const mode of modes) {
-      for (const setup of SETUPS) {
+      for (const setup of setupsFor(mode)) {
         const key = `${mode}/${setup.id}`;
         (runs[key] ??= []).push(await measure(setup, mode, redis));
         process.stderr.write(`rep ${rep + 1}/${reps} ${key} done\n`);
@@ -198,21 +202,23 @@ lines.push('');
 lines.push('| mode | setup | req/s (c=32) | mcpkit CPU µs/req | redis-server CPU µs/req | p50 µs (c=1) | p99 µs (c=1) |');
 lines.push('| --- | --- | --- | --- | --- | --- | --- |');
 for (const mode of modes) {
-  for (const setup of SETUPS) {
+  for (const setup of setupsFor(mode)) {
     const r = summary[`${mode}/${setup.id}`];
     lines.push(`| ${MODE_LABEL[mode]} | ${setup.label} | ${fmt(r.rps)} | ${fmt(r.cpuUsPerReq, 1)} | ${setup.redis ? fmt(r.redisCpuUsPerReq, 1) : '–'} | ${fmt(r.p50)} | ${fmt(r.p99)} |`);
   }
 }
 lines.push('');
-lines.push('What Redis adds per request, against one instance with memory stores (same run):');
+lines.push('What Redis adds per request, against the same number of instances with memory stores where they can serve the');
+lines.push('traffic, else against one (same run):');
 lines.push('');
-lines.push('| mode | setup | mcpkit CPU | redis-server CPU | latency p50 | latency p99 | req/s |');
-lines.push('| --- | --- | --- | --- | --- | --- | --- |');
+lines.push('| mode | setup | against | mcpkit CPU | redis-server CPU | latency p50 | latency p99 | req/s |');
+lines.push('| --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const mode of modes) {
-  const base = summary[`${mode}/memory-1`];
-  for (const setup of SETUPS.filter((s) => s.redis)) {
+  for (const setup of setupsFor(mode).filter((s) => s.redis)) {
+    const control = setupsFor(mode).find((s) => !s.redis && s.instances === setup.instances) ?? SETUPS[0];
+    const base = summary[`${mode}/${control.id}`];
     const r = summary[`${mode}/${setup.id}`];
-    lines.push(`| ${MODE_LABEL[mode]} | ${setup.label} | ${signed(r.cpuUsPerReq - base.cpuUsPerReq, 1)} µs | ${signed(r.redisCpuUsPerReq, 1)} µs | ${signed(r.p50 - base.p50)} µs | ${signed(r.p99 - base.p99)} µs | ${fmt(r.rps / base.rps, 2)}× |`);
+    lines.push(`| ${MODE_LABEL[mode]} | ${setup.label} | ${control.label} | ${signed(r.cpuUsPerReq - base.cpuUsPerReq, 1)} µs | ${signed(r.redisCpuUsPerReq, 1)} µs | ${signed(r.p50 - base.p50)} µs | ${signed(r.p99 - base.p99)} µs | ${fmt(r.rps / base.rps, 2)}× |`);
   }
 }
 const text = lines.join('\n');
