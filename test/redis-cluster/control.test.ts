@@ -1,6 +1,7 @@
 /**
  * The negative control: the same scenarios on three instances with the
  * default memory stores fail, each of them, so the Redis suite proves what it claims.
+ * Scenario 12 (Redis down, outage.test.ts) has no control here: memory stores never go down.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from './cluster.js';
