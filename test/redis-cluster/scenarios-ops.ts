@@ -12,6 +12,7 @@ import { eventually } from '../support/eventually.js';
 import type { RedisServer } from '../support/redis.js';
 import { expectValidWire } from '../support/wire-schema.js';
 import { call, initialize, LEGACY, MODERN, openGet, post, streamPost, textOf, type Answer, type Cluster } from './cluster.js';
+import { request as taskRequest } from './scenarios-tasks.js';
 
 type Json = Record<string, unknown>;
 const A = 0;
@@ -74,6 +75,12 @@ async function statefulRefused(cluster: Cluster, session: string, cause: RegExp)
   }
 }
 
+/** A 2026-07-28 request declaring the tasks extension, pinned to `pin`. */
+function postTask(cluster: Cluster, pin: number, id: string, method: string, params: Json): Promise<Answer> {
+  const { body, headers } = taskRequest(id, method, params);
+  return post(cluster.url, body, { pin, headers });
+}
+
 /** Every instance is still the same process (none crashed) and answers. */
 function expectNoCrash(cluster: Cluster): void {
   for (const pin of ALL) {
@@ -113,6 +120,9 @@ export async function stoppedRedis(cluster: Cluster, redis: RedisServer): Promis
   const { session } = await initialize(cluster.url, B);
   const stream = await openGet(cluster.url, session, { pin: C });
   expect(stream.status).toBe(200);
+  const created = await postTask(cluster, A, 'create', 'tools/call', { name: 'task_colour', arguments: {} });
+  expect(created.status, created.text).toBe(200);
+  const taskId = (created.messages[0]!['result'] as Json)['taskId'] as string;
   await redis.stop();
   try {
     // Each instance notices the lost connection by itself (node-redis reconnects in the background).
@@ -120,6 +130,14 @@ export async function stoppedRedis(cluster: Cluster, redis: RedisServer): Promis
       await eventually(async () => (await post(cluster.url, call(1, 'whoami'), { session, version: LEGACY, pin })).status === 503, { message: `instance ${pin} answering 503`, deadlineMs: 15_000, everyMs: 50 });
     }
     await statefulRefused(cluster, session, /is not connected/);
+    // Tasks live in Redis: reading one, or creating one, answers 503 too, with the request's id.
+    for (const pin of ALL) {
+      const read = await postTask(cluster, pin, `get-${pin}`, 'tasks/get', { taskId });
+      expectStoreUnavailable(read, /is not connected/);
+      expect(read.messages[0]!['id']).toBe(`get-${pin}`);
+      // A new task also subscribes to its channel, which may be what fails first.
+      expectStoreUnavailable(await postTask(cluster, pin, `new-${pin}`, 'tools/call', { name: 'task_colour', arguments: {} }), /is not connected|subscriber connection is down/);
+    }
     await modernServedEverywhere(cluster);
     // A 2026-07-28 tool that awaits a publish gets the store's error as its own (isError), and the instance serves on.
     const trigger = modern('trigger', 'tools/call', { name: 'trigger_update', arguments: { uri: 'test://watched' } });
@@ -171,6 +189,13 @@ export async function redisReturns(cluster: Cluster, redis: RedisServer, oldSess
   } finally {
     stream.close();
   }
+  // A new task works across instances again: created on B, read on C.
+  const created = await postTask(cluster, B, 'after', 'tools/call', { name: 'task_colour', arguments: {} });
+  ok(created);
+  const taskId = (created.messages[0]!['result'] as Json)['taskId'] as string;
+  const read = await postTask(cluster, C, 'read', 'tasks/get', { taskId });
+  ok(read);
+  expect((read.messages[0]!['result'] as Json)['taskId']).toBe(taskId);
   // And a 2026-07-28 listen stream on B hears a list change published on C.
   const listen = modern('listen', 'subscriptions/listen', { notifications: { toolsListChanged: true } });
   const listening = await streamPost(cluster.url, listen.body, { pin: B, headers: listen.headers });

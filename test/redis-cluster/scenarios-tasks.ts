@@ -28,7 +28,7 @@ const QUESTION = {
 };
 
 /** A 2026-07-28 request declaring the tasks extension, with the routing headers (Mcp-Name: the tool, or the task id). */
-function request(id: number | string, method: string, params: Json): { body: Json; headers: Record<string, string> } {
+export function request(id: number | string, method: string, params: Json): { body: Json; headers: Record<string, string> } {
   const name = method === 'tools/call' ? params['name'] : params['taskId'];
   const headers: Record<string, string> = { 'mcp-protocol-version': MODERN, 'mcp-method': method };
   if (typeof name === 'string') headers['mcp-name'] = name;

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpServer, StoreUnavailableError, type Logger } from '../../src/index.js';
 import { listen, type McpHttpListener } from '../../src/http.js';
-import { createRedisState, RedisTaskStore, type RedisState } from '../../src/redis.js';
+import { createRedisState, type RedisState } from '../../src/redis.js';
 import { retryAfterOf, storeUnavailable } from '../../src/transports/http/errors.js';
 import { modernRequest } from '../fixtures/modern-http.mjs';
 import { eventually } from '../support/eventually.js';
@@ -58,7 +58,7 @@ beforeAll(async () => {
   const prefix = freshPrefix();
   state = await createRedisState({ client, stateKeys: ['outage-test-key-outage-test-key-0123'], prefix, ...OPTIONS });
   const logger: Logger = { error: (message: string) => logged.push(message) };
-  const mcp = new McpServer({ name: 'outage', version: '1.0.0', logger, ...state.server, taskStore: new RedisTaskStore(client, { prefix, ...OPTIONS }) });
+  const mcp = new McpServer({ name: 'outage', version: '1.0.0', logger, ...state.server });
   mcp.tool('echo', { input: { type: 'object', properties: {} }, task: 'optional' }, () => 'echoed');
   listener = await listen(mcp, { port: 0, keepAliveMs: 0, ...state.http });
 });
