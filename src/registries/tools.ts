@@ -1,4 +1,5 @@
-import { compileSchema, formatIssues, type CompiledSchema, type JsonSchemaObject } from '../schema/index.js';
+import { compileSchema, formatIssues, type CompiledSchema, type JsonSchemaObject, type ValidationResult } from '../schema/index.js';
+import { isThenable } from '../util/thenable.js';
 import { checkFunction, checkObjectSchema, checkToolName, kindOf, RegistrationError } from './checks.js';
 import { McpToolNotFoundError, ToolInputError, ToolOutputError } from './errors.js';
 import { headerParamsOf, type HeaderParam } from './header-params.js';
@@ -57,25 +58,48 @@ export class McpToolRegistry<TContext = unknown> extends KeyedRegistry<McpTool<n
   }
 
   async call<TInput = unknown>(name: string, input: TInput, context?: TContext): Promise<McpToolResult> {
+    return this.invoke(name, input, context);
+  }
+
+  /**
+   * @internal `call` without a promise when the validators and the tool answer
+   * synchronously (the common case): throws instead of rejecting then.
+   */
+  invoke(name: string, input: unknown, context?: TContext): McpToolResult | Promise<McpToolResult> {
     const tool = this.active(name);
     if (!tool) throw new McpToolNotFoundError(name);
     const compiled = this.#compiled.get(name);
-    let args: unknown = input ?? {};
-    if (compiled?.input) {
-      const checked = await compiled.input.validate(args);
-      if (!checked.ok) throw new ToolInputError(checked.message);
-      args = checked.value;
-    }
-    const result = await tool.execute(args as never, context as TContext);
-    if (compiled?.output && result.isError !== true) {
-      if (result.structuredContent === undefined) {
-        throw new ToolOutputError(name, 'the tool declares an outputSchema but returned no structuredContent');
-      }
-      const checked = await compiled.output.validate(result.structuredContent);
-      if (!checked.ok) throw new ToolOutputError(name, formatIssues(checked.issues, 'structured content'));
-    }
-    return result;
+    const args: unknown = input ?? {};
+    const checked = compiled?.input?.validate(args);
+    if (checked === undefined) return this.#execute(tool, compiled, args, context);
+    if (isThenable(checked)) return Promise.resolve(checked).then((c) => this.#execute(tool, compiled, accepted(c), context));
+    return this.#execute(tool, compiled, accepted(checked), context);
   }
+
+  #execute(tool: McpTool<never, TContext>, compiled: Compiled | undefined, args: unknown, context: TContext | undefined): McpToolResult | Promise<McpToolResult> {
+    const result = tool.execute(args as never, context as TContext);
+    if (compiled?.output === undefined) return result;
+    return isThenable(result) ? Promise.resolve(result).then((r) => checkOutput(tool.name, compiled.output!, r)) : checkOutput(tool.name, compiled.output, result);
+  }
+}
+
+function accepted(checked: ValidationResult<unknown>): unknown {
+  if (!checked.ok) throw new ToolInputError(checked.message);
+  return checked.value;
+}
+
+/** The structured output against the tool's outputSchema (an error result is not checked). */
+function checkOutput(name: string, output: CompiledSchema, result: McpToolResult): McpToolResult | Promise<McpToolResult> {
+  if (result.isError === true) return result;
+  if (result.structuredContent === undefined) {
+    throw new ToolOutputError(name, 'the tool declares an outputSchema but returned no structuredContent');
+  }
+  const checked = output.validate(result.structuredContent);
+  const verdict = (c: ValidationResult<unknown>): McpToolResult => {
+    if (!c.ok) throw new ToolOutputError(name, formatIssues(c.issues, 'structured content'));
+    return result;
+  };
+  return isThenable(checked) ? Promise.resolve(checked).then(verdict) : verdict(checked);
 }
 
 /**

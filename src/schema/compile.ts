@@ -1,3 +1,4 @@
+import { isThenable } from '../util/thenable.js';
 import { SchemaConversionError } from './errors.js';
 import { formatIssues, issuesFromStandard } from './issues.js';
 import { compileJsonSchema } from './json-schema.js';
@@ -134,8 +135,4 @@ export function withJsonSchema<S extends StandardSchemaV1>(
     },
   };
   return { '~standard': wrapped };
-}
-
-function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as { readonly then?: unknown }).then === 'function';
 }

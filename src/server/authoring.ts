@@ -17,6 +17,7 @@ import { kindOf, RegistrationError } from '../registries/checks.js';
 import type { TemplateVariables } from '../registries/template-variables.js';
 import { compileSchema, isStandardSchema, SchemaConversionError, type CompiledSchema, type InferOutput, type SchemaInput } from '../schema/index.js';
 import { toCallToolResult } from './results.js';
+import { isThenable } from '../util/thenable.js';
 import { checkUiUri, MCP_APP_MIME_TYPE, UI_EXTENSION_ID, uiResourceMeta, uiToolMeta, withUiMeta, type ToolApp, type UiResourceMeta } from '../apps/ui.js';
 import { checkExtensionId, requireExtensions } from '../protocol/extensions.js';
 
@@ -267,9 +268,12 @@ export abstract class Authoring {
         ...(c.task !== undefined && { task: c.task }),
         ...(c.taskStart !== undefined && { taskStart: c.taskStart }),
         ...(c.scopes !== undefined && { scopes: checkedScopes(c.scopes, `tool "${name}"`) }),
-        execute: async (args: Args<I>, ctx: RequestContext) => {
+        // Not async: a handler that answers synchronously is answered without a promise.
+        execute: (args: Args<I>, ctx: RequestContext) => {
           if (requires !== undefined) requireExtensions(ctx.client.capabilities, requires);
-          return toCallToolResult(await h(args, ctx), output !== undefined);
+          const value = h(args, ctx);
+          const structured = output !== undefined;
+          return isThenable(value) ? Promise.resolve(value).then((v) => toCallToolResult(v, structured)) : toCallToolResult(value, structured);
         },
       };
       const options = { ...(input && { input }), ...(output && { output }) };

@@ -191,7 +191,10 @@ export class StdioTransport implements McpTransport {
       return;
     }
     this.#inFlight++;
-    void this.#dispatch(message);
+    // Handlers may answer synchronously: run them after the 'data' event returns. A handler that fills
+    // stdout pauses stdin; paused from inside the stream's own read callback, Node keeps reading, and a
+    // server whose client stopped reading could not exit once the client lets go.
+    queueMicrotask(() => void this.#dispatch(message));
   }
 
   /** Runs one message; a counter (not a set of promises) tracks what is in flight. */

@@ -1,5 +1,6 @@
 import { ErrorCode, errorResponseFrom, JsonRpcProtocolError } from '../../jsonrpc/errors.js';
-import { classify, type Classified, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../../jsonrpc/message.js';
+import { classify, type Classified, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../../jsonrpc/message.js';
+import { isThenable } from '../../util/thenable.js';
 import type { BusEvent } from '../../stores/bus.js';
 import type { ConnectionOptions, HandleResult, McpConnection, MessageExtra, MessageSink } from '../connection.js';
 import { LazyAbort } from '../request/abort.js';
@@ -183,29 +184,32 @@ export class McpProtocolHandler implements McpConnection {
     return tracingRequests() ? observeRequest(this, request, extra, () => this.#dispatch(request, extra)) : this.#dispatch(request, extra);
   }
 
-  async #dispatch(request: JsonRpcRequest, extra: MessageExtra): Promise<JsonRpcResponse | undefined> {
+  /**
+   * Runs one request. Not async: when the handler answers synchronously (most
+   * tools do) the answer is built at once and handed back as one resolved
+   * promise, without an await per step. A handler that returns a promise, a
+   * timeout or middleware take `#settle`, the awaiting path.
+   */
+  #dispatch(request: JsonRpcRequest, extra: MessageExtra): Promise<JsonRpcResponse | undefined> {
     const { id, method } = request;
     const server = this.server;
     const session = this.#session;
     // On a shared stateless connection ids belong to unrelated clients: they may repeat.
     if (session?.inFlight(id) !== undefined) {
-      return errorResponseFrom(id, new JsonRpcProtocolError(ErrorCode.InvalidRequest, `Invalid Request: a request with id ${JSON.stringify(id)} is already in flight`));
+      return Promise.resolve(errorResponseFrom(id, new JsonRpcProtocolError(ErrorCode.InvalidRequest, `Invalid Request: a request with id ${JSON.stringify(id)} is already in flight`)));
     }
     const found = methodTable[method];
     const entry: RequestMethod | undefined = found?.kind === 'request' ? found : undefined;
-    const controller = new LazyAbort();
-    let onTransportAbort: (() => void) | undefined;
-    let era: EraInfo | undefined;
-    let context: MethodContext | undefined;
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    const run = new RunningRequest(id, method, entry, extra, entry?.cancellable !== false);
+    const controller = run.controller;
     const transportSignal = extra.signal;
     if (transportSignal) {
       if (transportSignal.aborted) controller.abort(transportSignal.reason);
-      else transportSignal.addEventListener('abort', (onTransportAbort = () => controller.abort(transportSignal.reason)), { once: true });
+      else transportSignal.addEventListener('abort', (run.onTransportAbort = () => controller.abort(transportSignal.reason)), { once: true });
     }
-    const tracked = entry?.cancellable !== false;
-    if (tracked && session === undefined) (this.#anonymous ??= new Set()).add(controller);
-    else if (tracked) session!.track(id, controller);
+    if (run.tracked && session === undefined) (this.#anonymous ??= new Set()).add(controller);
+    else if (run.tracked) session!.track(id, controller);
+    let outcome: JsonRpcResponse | undefined;
     try {
       // An unknown method is -32601 whatever its params look like.
       if (entry === undefined) throw new JsonRpcProtocolError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
@@ -213,13 +217,30 @@ export class McpProtocolHandler implements McpConnection {
         throw new JsonRpcProtocolError(ErrorCode.InvalidParams, `Invalid params: ${method} takes named parameters (an object), not an array`);
       }
       const params = request.params ?? {};
-      era = resolveEra(server, session, entry, params, extra);
+      const era = (run.era = resolveEra(server, session, entry, params, extra));
       if (!entry.eras.includes(era.era) || (entry.gate !== undefined && !entry.gate(server))) throw new JsonRpcProtocolError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
       if (entry.clientExtensions !== undefined) requireExtensions(era.client.capabilities, entry.clientExtensions);
-      const ctx = (context = this.#context(request, params, era, controller, extra));
-      const running = runMiddleware(server.middleware, method, params, ctx, entry.changesRecord === true ? (p) => changeRecord(entry, p, ctx) : async (p) => entry.handle(p, ctx));
-      const timeoutMs = entry.timeoutMs?.(server, params) ?? server.options.requestTimeoutMs;
-      const broker = era.broker instanceof MrtrBroker ? era.broker : undefined;
+      const ctx = (run.context = this.#context(request, params, era, controller, extra));
+      const middleware = server.middleware;
+      const handle = entry.changesRecord === true ? changeRecord : plainHandle;
+      const running = middleware.length === 0 ? handle(entry, params, ctx) : runMiddleware(middleware, method, params, ctx, async (p) => handle(entry, p, ctx));
+      // Answered synchronously: nothing to race (a timeout or a round's end come later, and lose).
+      if (isThenable(running)) return this.#settle(run, running, params);
+      outcome = this.#answer(run, running);
+    } catch (error) {
+      outcome = this.#failed(run, error);
+    }
+    this.#release(run);
+    return Promise.resolve(outcome);
+  }
+
+  /** The awaiting path of `#dispatch`: a handler's promise, raced with the request's timeout and (2026-07-28) the end of its round. */
+  async #settle(run: RunningRequest, running: PromiseLike<unknown>, params: Record<string, unknown>): Promise<JsonRpcResponse | undefined> {
+    const { controller, method } = run;
+    const server = this.server;
+    try {
+      const timeoutMs = run.entry!.timeoutMs?.(server, params) ?? server.options.requestTimeoutMs;
+      const broker = run.era!.broker instanceof MrtrBroker ? run.era!.broker : undefined;
       let result: unknown;
       if (timeoutMs === undefined && broker === undefined) {
         result = await running;
@@ -230,7 +251,7 @@ export class McpProtocolHandler implements McpConnection {
           broker?.endRoundWith(resolve, reject);
           // Answer on time even when the handler ignores its signal.
           if (timeoutMs !== undefined) {
-            timer = setTimeout(() => {
+            run.timer = setTimeout(() => {
               const error = new RequestTimeoutError(method, timeoutMs);
               controller.abort(error);
               reject(error);
@@ -239,28 +260,48 @@ export class McpProtocolHandler implements McpConnection {
         });
         if (broker?.announced) {
           // This pass is answered with input_required; the retry runs the handler again, so this run's outcome is moot.
-          running.catch(() => undefined);
+          Promise.resolve(running).catch(() => undefined);
           controller.abort(new InputRequiredSignal());
           broker.release();
         }
       }
-      if (controller.reason instanceof RequestCancelledError) return undefined;
-      return { jsonrpc: '2.0', id, result: era.finalize(entry, result, server) };
+      return this.#answer(run, result);
     } catch (error) {
-      // A cancelled request gets no response at all.
-      if (controller.reason instanceof RequestCancelledError) return undefined;
+      return this.#failed(run, error);
+    } finally {
+      this.#release(run);
+    }
+  }
+
+  /** The response to a handler's result (none for a cancelled request). May throw: `finalize` reshapes it. */
+  #answer(run: RunningRequest, result: unknown): JsonRpcResponse | undefined {
+    if (run.controller.reason instanceof RequestCancelledError) return undefined;
+    return { jsonrpc: '2.0', id: run.id, result: run.era!.finalize(run.entry!, result, this.server) };
+  }
+
+  #failed(run: RunningRequest, error: unknown): JsonRpcResponse | undefined {
+    const { controller, entry, era, id } = run;
+    // A cancelled request gets no response at all.
+    if (controller.reason instanceof RequestCancelledError) return undefined;
+    const server = this.server;
+    try {
       if (error instanceof RequestTimeoutError && era !== undefined && entry?.onTimeout) {
         return { jsonrpc: '2.0', id, result: era.finalize(entry, entry.onTimeout(error), server) };
       }
-      return errorResponseFrom(id, mapError(error, server.logger, era?.version, method));
-    } finally {
-      // Its progress token is no longer active: later progress() calls send nothing.
-      context?.finish();
-      if (timer !== undefined) clearTimeout(timer);
-      if (onTransportAbort) transportSignal?.removeEventListener('abort', onTransportAbort);
-      if (tracked && session === undefined) this.#anonymous?.delete(controller);
-      else if (tracked) session!.untrack(id);
+    } catch (failure) {
+      error = failure;
     }
+    return errorResponseFrom(id, mapError(error, server.logger, era?.version, run.method));
+  }
+
+  /** Once the request is answered (or will get no answer). */
+  #release(run: RunningRequest): void {
+    // Its progress token is no longer active: later progress() calls send nothing.
+    run.context?.finish();
+    if (run.timer !== undefined) clearTimeout(run.timer);
+    if (run.onTransportAbort) run.extra.signal?.removeEventListener('abort', run.onTransportAbort);
+    if (run.tracked && this.#session === undefined) this.#anonymous?.delete(run.controller);
+    else if (run.tracked) this.#session!.untrack(run.id);
   }
 
   #context(request: JsonRpcRequest, params: Record<string, unknown>, era: EraInfo, abort: LazyAbort, extra: MessageExtra): MethodContext {
@@ -329,11 +370,41 @@ export class McpProtocolHandler implements McpConnection {
   }
 }
 
-/** A record-changing method: its change is applied (and saved, when someone listens) before it is answered. */
-async function changeRecord(entry: RequestMethod, params: Record<string, unknown>, ctx: MethodContext): Promise<unknown> {
-  const { result, change } = (await entry.handle(params, ctx)) as RecordUpdate;
-  if (change !== undefined && ctx.session !== undefined) await ctx.session.change(change, entry.method);
-  return result;
+/** One request from its dispatch to its answer: what the answer and the cleanup need. */
+class RunningRequest {
+  readonly controller = new LazyAbort();
+  era: EraInfo | undefined = undefined;
+  context: MethodContext | undefined = undefined;
+  timer: ReturnType<typeof setTimeout> | undefined = undefined;
+  onTransportAbort: (() => void) | undefined = undefined;
+
+  constructor(
+    readonly id: JsonRpcId,
+    readonly method: string,
+    readonly entry: RequestMethod | undefined,
+    readonly extra: MessageExtra,
+    /** Registered so that `notifications/cancelled` (or close) can abort it. */
+    readonly tracked: boolean,
+  ) {}
+}
+
+function plainHandle(entry: RequestMethod, params: Record<string, unknown>, ctx: MethodContext): unknown {
+  return entry.handle(params, ctx);
+}
+
+/**
+ * A record-changing method: its change is applied (and saved, when someone listens) before it is
+ * answered. Synchronous when the handler is and nobody listens, like any other method: an
+ * `initialize` pipelined with a call is answered first, as it always was.
+ */
+function changeRecord(entry: RequestMethod, params: Record<string, unknown>, ctx: MethodContext): unknown {
+  const handled = entry.handle(params, ctx);
+  return isThenable(handled) ? Promise.resolve(handled).then((update) => applyChange(entry, update as RecordUpdate, ctx)) : applyChange(entry, handled as RecordUpdate, ctx);
+}
+
+function applyChange(entry: RequestMethod, { result, change }: RecordUpdate, ctx: MethodContext): unknown {
+  const saved = change !== undefined && ctx.session !== undefined ? ctx.session.change(change, entry.method) : undefined;
+  return saved === undefined ? result : saved.then(() => result);
 }
 
 function refusedInBatch(item: unknown): JsonRpcResponse | undefined {

@@ -7,6 +7,7 @@ import type { ServerScope } from '../scopes/server-scope.js';
 import { callToolAsTask, taskOptionsOf } from '../scopes/task-runtime.js';
 import { checkParamHeaders } from '../wire/routing-headers.js';
 import { BOTH_ERAS } from '../wire/method-facts.js';
+import { isThenable } from '../../util/thenable.js';
 import { declares, optionalObject, listPage, pick, requireString, type RequestMethod } from './shared.js';
 
 const DEFAULT_INPUT_SCHEMA = Object.freeze({ type: 'object' });
@@ -53,20 +54,27 @@ export const callTool: RequestMethod = {
     if (context.era === 'modern' && headers !== undefined) checkParamHeaders(server.tools.headerParams(name), args, headers);
     // 2026-07-28 tasks extension: a tool declaring task support may answer with a task.
     const task = context.era === 'modern' && server.tools.isEnabled(name) ? taskOptionsOf(server.tools.get(name)) : undefined;
-    if (task !== undefined) return callToolAsTask(task, context, server.tasks, (ctx) => runTool(name, args, ctx, server));
+    if (task !== undefined) return callToolAsTask(task, context, server.tasks, async (ctx) => runTool(name, args, ctx, server));
     return runTool(name, args, context, server);
   },
 };
 
-async function runTool(name: string, args: Record<string, unknown>, context: RequestContext, server: ServerScope): Promise<unknown> {
+/** The tool's result; synchronous when the tool is (no promise per call), a promise otherwise. */
+function runTool(name: string, args: Record<string, unknown>, context: RequestContext, server: ServerScope): unknown {
+  let result: unknown;
   try {
-    return await server.tools.call(name, args, context);
+    result = server.tools.invoke(name, args, context);
   } catch (error) {
-    // Failures to find the tool, protocol errors and server bugs stay JSON-RPC errors.
-    if (error instanceof McpToolNotFoundError || error instanceof ToolOutputError || isJsonRpcProtocolError(error)) throw error;
-    if (context.signal.aborted && isJsonRpcProtocolError(context.signal.reason)) throw context.signal.reason;
-    return toolErrorResult(error, server.options.maskErrors === true);
+    return toolFailure(error, context, server);
   }
+  return isThenable(result) ? Promise.resolve(result).then(undefined, (error: unknown) => toolFailure(error, context, server)) : result;
+}
+
+function toolFailure(error: unknown, context: RequestContext, server: ServerScope): unknown {
+  // Failures to find the tool, protocol errors and server bugs stay JSON-RPC errors.
+  if (error instanceof McpToolNotFoundError || error instanceof ToolOutputError || isJsonRpcProtocolError(error)) throw error;
+  if (context.signal.aborted && isJsonRpcProtocolError(context.signal.reason)) throw context.signal.reason;
+  return toolErrorResult(error, server.options.maskErrors === true);
 }
 
 /** A tool's failure as a result the model can read (SEP-1303): never a stack trace. */
