@@ -18,8 +18,17 @@ export function createNodeHandler(factory: ConnectionFactory, options: HttpEngin
   const engine = createHttpEngine(factory, options);
   const maxBuffered = options.maxStreamBufferBytes ?? DEFAULT_MAX_STREAM_BUFFER_BYTES;
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
-    // serve() handles its own failures; this catch only keeps a bug from becoming an unhandled rejection.
-    serve(engine, req, res, maxBuffered).catch(() => res.destroy());
+    let pending: Promise<HttpResponse>;
+    try {
+      pending = engine.handle(new NodeRequest(req, res));
+    } catch {
+      pending = Promise.resolve(INTERNAL_RESPONSE);
+    }
+    // One reaction on the engine's promise (no async frame around it); respond() never throws.
+    pending.then(
+      (response) => respond(res, response, maxBuffered),
+      () => respond(res, INTERNAL_RESPONSE, maxBuffered),
+    );
   };
   return Object.assign(handler, { engine, close: (closeOptions?: CloseOptions) => engine.close(closeOptions) });
 }
@@ -82,19 +91,19 @@ class NodeRequest implements HttpRequest {
 
 const INTERNAL_ERROR = '{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}';
 
-async function serve(engine: HttpEngine, req: IncomingMessage, res: ServerResponse, maxBuffered: number): Promise<void> {
-  let response: HttpResponse;
-  try {
-    response = await engine.handle(new NodeRequest(req, res));
-  } catch {
-    response = { status: 500, headers: { 'content-type': 'application/json' }, body: INTERNAL_ERROR };
-  }
+const INTERNAL_RESPONSE: HttpResponse = Object.freeze({ status: 500, headers: Object.freeze({ 'content-type': 'application/json' }), body: INTERNAL_ERROR });
+
+function respond(res: ServerResponse, response: HttpResponse, maxBuffered: number): void {
   try {
     write(res, response, maxBuffered);
   } catch {
     // e.g. a header value Node refuses: a clean 500 if nothing was sent yet, else drop the connection.
-    if (res.headersSent) res.destroy();
-    else res.writeHead(500, { 'content-type': 'application/json' }).end(INTERNAL_ERROR);
+    try {
+      if (res.headersSent) res.destroy();
+      else res.writeHead(500, { 'content-type': 'application/json' }).end(INTERNAL_ERROR);
+    } catch {
+      res.destroy();
+    }
   }
 }
 

@@ -324,7 +324,6 @@ export class McpProtocolHandler implements McpConnection {
         broker: era.broker ?? LEGACY_BROKER,
         host: session,
         closeStream: extra.closeStream,
-        ...(era.broker instanceof MrtrBroker ? { requestState: era.broker.kept } : {}),
       },
       this.server,
       session,

@@ -34,6 +34,8 @@ export interface ClientRequestOptions {
  */
 export interface InputBroker {
   request(method: string, params: Record<string, unknown>, options: ClientRequestOptions, context: RequestContext): Promise<unknown>;
+  /** What a multi round-trip request keeps across rounds: `ctx.requestState` when the context was given none. */
+  readonly kept?: Record<string, unknown>;
 }
 
 /** Connection-level services a request context uses. */
@@ -175,7 +177,7 @@ export class RequestContext {
    * fields here and they come back (signed, tamper-proof) when the client retries.
    */
   get requestState(): Record<string, unknown> {
-    return (this.#requestState ??= {});
+    return (this.#requestState ??= this.#broker.kept ?? {});
   }
 
   /** The request's progress token, when the client asked for progress. */

@@ -25,8 +25,7 @@ const KIND: Record<string, string> = {
 };
 
 
-function targetOf(method: string, params: Record<string, unknown>): string {
-  const name = params['name'] ?? params['uri'];
+function targetOf(method: string, name: unknown): string {
   return typeof name === 'string' ? `${method} ${name}` : method;
 }
 
@@ -40,8 +39,9 @@ function targetOf(method: string, params: Record<string, unknown>): string {
 export class MrtrBroker implements InputBroker {
   readonly #options: MrtrOptions;
   readonly #method: string;
-  readonly #target: string;
   readonly #params: Record<string, unknown>;
+  /** The tool, prompt or resource named when the request arrived; the target string is built only when a state is. */
+  readonly #name: unknown;
   readonly #authInfo: AuthInfo | undefined;
   // Computed when a state is opened or signed: most tool calls never need it.
   #binding: RequestStateBinding | undefined;
@@ -60,8 +60,8 @@ export class MrtrBroker implements InputBroker {
   constructor(options: MrtrOptions, method: string, params: Record<string, unknown>, authInfo: AuthInfo | undefined) {
     this.#options = options;
     this.#method = method;
-    this.#target = targetOf(method, params);
     this.#params = params;
+    this.#name = params['name'] ?? params['uri'];
     this.#authInfo = authInfo;
     const state = params['requestState'];
     // A tampered, expired or foreign state (another user's, other arguments) is refused before the handler runs.
@@ -70,10 +70,10 @@ export class MrtrBroker implements InputBroker {
 
   /** The target, principal and arguments a state of this request is bound to. */
   #bound(): RequestStateBinding {
-    return (this.#binding ??= requestStateBinding(this.#method, this.#target, this.#params, this.#authInfo));
+    return (this.#binding ??= requestStateBinding(this.#method, targetOf(this.#method, this.#name), this.#params, this.#authInfo));
   }
 
-  /** What the handler keeps across rounds (`ctx.requestState`). */
+  /** What the handler keeps across rounds (`ctx.requestState`, which reads it on first use). */
   get kept(): Record<string, unknown> {
     return (this.#kept ??= this.#opened?.kept ?? {});
   }

@@ -65,7 +65,8 @@ export async function handlePost(ctx: EngineContext, request: HttpRequest, authI
   }
 
   const versionHeader = request.headers['mcp-protocol-version'];
-  return new PostCall(ctx, request, routed).run({
+  // `return await`, not `return`: an async function returning a promise waits two more microtasks for it.
+  return await new PostCall(ctx, request, routed).run({
     payload,
     hasRequest: shape.hasRequest,
     requestId: shape.id,
