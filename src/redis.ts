@@ -16,7 +16,7 @@ export { createRedisState } from './redis/setup.js';
 export type { RedisState, RedisStateOptions } from './redis/setup.js';
 export { RedisSessionStore, DEFAULT_SESSION_IDLE_MS } from './redis/session-store.js';
 export type { RedisSessionStoreOptions } from './redis/session-store.js';
-export { RedisClusterChannel } from './redis/cluster.js';
+export { DEFAULT_INSTANCE_TTL_MS, RedisClusterChannel } from './redis/cluster.js';
 export { fromIoredis, type IoredisLike } from './redis/ioredis.js';
 export type { RedisClusterChannelOptions } from './redis/cluster.js';
 export type { ClusterChannel, ClusterListener, ClusterMessage, HttpClusterOptions, SharedSession, SharedSessionStore } from './transports/http/shared.js';

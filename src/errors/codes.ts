@@ -54,6 +54,7 @@ export const errorCatalogue = {
   connection_closed: { rpc: ErrorCode.InternalError, className: 'ConnectionClosedError', when: 'The connection closed (server stopped, session ended) while the request ran.' },
   task_input_timeout: { rpc: ErrorCode.InternalError, className: 'TaskInputTimeoutError', when: 'A task waited for input longer than taskInputTimeoutMs; the task fails.' },
   store_unavailable: { rpc: ErrorCode.InternalError, http: 503, className: 'StoreUnavailableError', when: 'A shared store (Redis) did not answer in time: the request that needed it gets 503 with Retry-After (data.retryAfterSeconds), in either era.' },
+  instance_lost: { rpc: ErrorCode.InternalError, when: 'Several instances: the instance running a request crashed or stopped before answering; a client resuming its stream elsewhere gets this error for it (data.instance).' },
   output_closed: { rpc: null, className: 'OutputClosedError', when: "The stdio client closed its end or stopped reading: logged as a transport failure, never answered as -32700." },
 } as const satisfies Record<string, ErrorEntry>;
 

@@ -14,6 +14,7 @@ import { validateStateKeys, type StateKey } from '../protocol/request/request-st
 import { RedisNotificationBus } from './bus.js';
 import { RedisSubscriber, type RedisClientLike, type RedisStoreOptions } from './client.js';
 import { RedisClusterChannel } from './cluster.js';
+import { RedisEventStore, type RedisEventStoreOptions } from './event-store.js';
 import { RedisSessionStore } from './session-store.js';
 import { RedisTaskChannel } from './task-channel.js';
 import { RedisTaskStore, type RedisTaskStoreOptions } from './task-store.js';
@@ -32,6 +33,10 @@ export interface RedisStateOptions extends Omit<RedisStoreOptions, 'subscriber'>
   sessionIdleTimeoutMs?: number;
   /** The shared task store's limits, `ttlMs` and lease (`leaseMs`, default 30 s). */
   tasks?: Omit<RedisTaskStoreOptions, keyof RedisStoreOptions | 'instanceId'>;
+  /** An instance silent this long counts as dead: requests it was running fail for clients that resume elsewhere (ms, default 10,000). */
+  instanceTtlMs?: number;
+  /** Bounds of the shared SSE event log (RedisEventStore). */
+  events?: Omit<RedisEventStoreOptions, keyof RedisStoreOptions>;
 }
 
 export interface RedisState {
@@ -39,29 +44,31 @@ export interface RedisState {
   /** Spread into `new McpServer({ ... })`. */
   readonly server: { bus: NotificationBus; requestStateKeys: readonly StateKey[]; taskStore: TaskStore; taskChannel: TaskChannel };
   /** Spread into `listen()` / `createNodeHandler()` options. */
-  readonly http: { cluster: HttpClusterOptions };
+  readonly http: { cluster: HttpClusterOptions; eventStore: RedisEventStore };
   /** Stops listening (the client stays yours to close). */
   close(): Promise<void>;
 }
 
 export async function createRedisState(options: RedisStateOptions): Promise<RedisState> {
-  const { client, stateKeys, instanceId, sessionIdleTimeoutMs, tasks, ...storeOptions } = options;
+  const { client, stateKeys, instanceId, sessionIdleTimeoutMs, tasks, instanceTtlMs, events, ...storeOptions } = options;
   validateStateKeys(stateKeys);
-  // One subscriber connection for the bus, the cluster channel and the task channel.
+  // One subscriber connection for the bus, the cluster channel, the task channel and the followers of the event log.
   const subscriber = new RedisSubscriber(client, storeOptions);
   const shared = { ...storeOptions, subscriber };
   const bus = new RedisNotificationBus(client, shared);
-  const channel = new RedisClusterChannel(client, { ...shared, ...(instanceId === undefined ? {} : { instanceId }) });
+  const channel = new RedisClusterChannel(client, { ...shared, ...(instanceId === undefined ? {} : { instanceId }), ...(instanceTtlMs === undefined ? {} : { instanceTtlMs }) });
   // Tasks held by this instance carry its name, so input and cancellation find their way here.
   const taskStore = new RedisTaskStore(client, { ...storeOptions, ...tasks, instanceId: channel.instanceId });
   const taskChannel = new RedisTaskChannel(client, { ...shared, instanceId: channel.instanceId, holderOf: (taskId) => taskStore.holderOf(taskId) });
+  // Any instance resumes any stream: replays it, then follows it while its request runs elsewhere.
+  const eventStore = new RedisEventStore(client, { ...events, ...shared });
   const sessions = new RedisSessionStore(client, { ...storeOptions, ...(sessionIdleTimeoutMs === undefined ? {} : { idleTimeoutMs: sessionIdleTimeoutMs }) });
   // Subscribed before the first request, so nothing published meanwhile is missed.
   await bus.ready();
   return {
     instanceId: channel.instanceId,
     server: { bus, requestStateKeys: stateKeys, taskStore, taskChannel },
-    http: { cluster: { sessions, channel } },
+    http: { cluster: { sessions, channel }, eventStore },
     close: () => {
       taskStore.close();
       return subscriber.close();

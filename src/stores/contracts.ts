@@ -117,4 +117,6 @@ export interface EventStoreLimits {
 /** One owner's view of an EventStore: what an SSE stream records into. */
 export interface EventLog {
   append(streamId: string, message?: JsonRpcMessage): MaybePromise<string>;
+  /** Its stream's last event is recorded (EventStore.finish); only where another instance may follow it. */
+  finish?(streamId: string): MaybePromise<void>;
 }

@@ -28,6 +28,8 @@ export interface Cluster {
   kill(index: number, signal?: NodeJS.Signals): Promise<void>;
   /** True while instance `index` is the process it started as (it neither crashed nor was killed). */
   alive(index: number): boolean;
+  /** Starts instance `index` again (same name, new port) after `kill`. */
+  restart(index: number): Promise<void>;
   output(index: number): string;
   close(): Promise<void>;
 }
@@ -51,6 +53,10 @@ export async function startCluster(mode: 'redis' | 'memory', redisUrl: string | 
     output: (index) => instances[index]!.output,
     alive: (index) => instances[index]!.child?.exitCode === null && instances[index]!.child?.signalCode === null,
     kill,
+    async restart(index) {
+      await kill(index);
+      instances[index] = await spawnInstance(names[index]!, mode, redisUrl, env);
+    },
     async close() {
       await proxy.close();
       await Promise.all(instances.map((_, index) => kill(index)));

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from './cluster.js';
 import * as scenario from './scenarios.js';
 import { tasksAcrossInstances } from './scenarios-tasks.js';
+import * as resume from './scenarios-resume.js';
 
 const IDLE_MS = 6_000;
 const wait = { ms: 1_500 };
@@ -26,7 +27,9 @@ describe('three instances with memory stores do not act as one server', () => {
   it('3 fails', () => expect(scenario.subscribeOnAStreamOnBUpdateOnC(cluster, wait)).rejects.toThrow());
   it('4 fails', () => expect(scenario.elicitOnBAnswerOnC(cluster, wait)).rejects.toThrow());
   it('5 fails', () => expect(scenario.cancelOnCAbortsOnA(cluster, wait)).rejects.toThrow());
+  it('6 fails', () => expect(resume.resumeOnBFollowsA(cluster, wait)).rejects.toThrow());
   it('7 fails', () => expect(scenario.deleteOnCEndsEverywhere(cluster, wait)).rejects.toThrow());
+  it('8 fails', () => expect(resume.killAKeepsServing(cluster, wait, 0)).rejects.toThrow(), 30_000);
   it('9 fails', () => expect(scenario.listenOnAHearsB(cluster, wait)).rejects.toThrow());
   it('10 fails', () => expect(scenario.mrtrAcrossInstances(cluster)).rejects.toThrow());
   it('11 fails', () => expect(tasksAcrossInstances(cluster, wait)).rejects.toThrow());

@@ -25,6 +25,7 @@ if (mode === 'redis') {
     retryAfterSeconds: 2,
     ...(process.env.SESSION_IDLE_MS ? { sessionIdleTimeoutMs: Number(process.env.SESSION_IDLE_MS) } : {}),
     ...(process.env.TASK_LEASE_MS ? { tasks: { leaseMs: Number(process.env.TASK_LEASE_MS) } } : {}),
+    ...(process.env.INSTANCE_TTL_MS ? { instanceTtlMs: Number(process.env.INSTANCE_TTL_MS) } : {}),
   });
 }
 
@@ -67,6 +68,28 @@ server.tool('task_colour', { input: { type: 'object', properties: {} }, task: 'r
   await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
   stats.tasks.push(`aborted: ${ctx.signal.reason?.message}`);
   return 'never kept';
+});
+
+// Reports `before` progress steps, waits until open_gate opens its gate (on this instance), then reports `after` more and answers.
+const gates = new Map();
+const gate = (name) => {
+  if (!gates.has(name)) {
+    let open;
+    gates.set(name, { opened: new Promise((resolve) => (open = resolve)), open: () => open() });
+  }
+  return gates.get(name);
+};
+const gateInput = { type: 'object', properties: { gate: { type: 'string' }, before: { type: 'number' }, after: { type: 'number' } }, required: ['gate'] };
+server.tool('progress_gate', { input: gateInput }, async ({ gate: name, before = 2, after = 2 }, ctx) => {
+  const total = Number(before) + Number(after);
+  for (let step = 1; step <= Number(before); step++) await ctx.progress?.(step, total, `step ${step} on ${instance}`);
+  await gate(String(name)).opened;
+  for (let step = Number(before) + 1; step <= total; step++) await ctx.progress?.(step, total, `step ${step} on ${instance}`);
+  return `${total} steps done on ${instance}`;
+});
+server.tool('open_gate', { input: { type: 'object', properties: { gate: { type: 'string' } }, required: ['gate'] } }, ({ gate: name }) => {
+  gate(String(name)).open();
+  return `opened ${String(name)} on ${instance}`;
 });
 
 server.tool('stats', { input: { type: 'object', properties: {} } }, () => JSON.stringify({ instance, ...stats }));

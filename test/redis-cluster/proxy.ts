@@ -2,7 +2,7 @@
  * A round-robin HTTP load balancer for the cluster tests: every request goes
  * to the next instance (no stickiness), `x-pin: <index>` sends it to one
  * instance, bodies stream both ways, and when the client goes away the
- * upstream request is aborted. `x-served-by` tells the test which instance answered.
+ * upstream request is aborted (and the client's connection when the upstream dies). `x-served-by` tells the test which instance answered.
  */
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -28,6 +28,10 @@ export async function startProxy(upstreams: () => readonly number[]): Promise<Pr
       res.writeHead(answer.statusCode ?? 502, { ...answer.headers, 'x-served-by': String(index) });
       res.flushHeaders();
       answer.pipe(res);
+      // The upstream died mid-answer (kill -9): the client's connection drops too, as behind a real balancer.
+      answer.on('close', () => {
+        if (!answer.complete) res.destroy();
+      });
     });
     upstream.on('error', () => {
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain', 'x-served-by': String(index) }).end(`upstream ${index} unreachable`);

@@ -40,6 +40,8 @@ export class PostCall implements InflightCall {
   private done = false;
   private streamOnly = false;
   private protocolVersion: string | undefined;
+  /** A single request's id: a shared session's stream names it (stream-origin.ts). */
+  private requestId: JsonRpcId | undefined;
   private release: (() => void) | undefined;
   private readonly cancellation = new CancelSignal();
   /** The connection generation of a shared session's request (0: not shared). */
@@ -57,6 +59,7 @@ export class PostCall implements InflightCall {
     const { ctx, target, request } = this;
     this.streamOnly = input.streamOnly === true;
     this.protocolVersion = input.protocolVersion;
+    this.requestId = input.requestId;
     this.release = input.release;
     // Every key present, always in this order: one object shape for every request
     // keeps the protocol's reads of `extra` monomorphic (adding keys conditionally
@@ -140,7 +143,7 @@ export class PostCall implements InflightCall {
     const session = this.target.session;
     const resumable = this.resumable;
     const report = session?.storeErrorReporter ?? ((error: unknown) => this.ctx.sessions.report('recording an SSE event failed', error));
-    const stream = new EventStream(session?.nextStreamId() ?? '', resumable ? session?.eventLog : undefined, report);
+    const stream = new EventStream(session?.nextStreamId(this.requestId) ?? '', resumable ? session?.eventLog : undefined, report);
     const connection = new SseConnection();
     this.stream = stream;
     this.connectionOut = connection;

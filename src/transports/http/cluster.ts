@@ -7,13 +7,17 @@
  * id its request id carries, cancellation to every instance, messages for a
  * GET stream to the instance holding it, a session's end everywhere.
  */
-import { isPlainObject, type JsonRpcMessage } from '../../jsonrpc/message.js';
+import { isPlainObject, type JsonRpcId, type JsonRpcMessage } from '../../jsonrpc/message.js';
 import type { AuthInfo, ConnectionFactory, ConnectionOptions, McpConnection } from '../../protocol/connection.js';
 import { principalOf } from '../../protocol/request/principal.js';
 import type { ClusterChannel, ClusterMessage, HttpClusterOptions, SharedSession, SharedSessionStore } from './shared.js';
-import type { EventStore, SessionStore } from '../../stores/contracts.js';
+import type { EventStore, MaybePromise, SessionStore } from '../../stores/contracts.js';
 import type { SessionRecord } from '../../protocol/wire/session-record.js';
 import { quotaOwnerOfRequest } from './client-address.js';
+import { originStreamId } from './stream-origin.js';
+import { ErrorCode } from '../../jsonrpc/errors.js';
+import { httpError } from './errors.js';
+import type { HttpResponse } from './types.js';
 import { HttpSession, SessionRegistry, type ReportFailure, type SessionClient, type SessionKind } from './sessions.js';
 
 /** `<id>@<instance>.<generation>`: where the answer to a server→client request must go. */
@@ -50,6 +54,17 @@ export class SharedHttpSession extends HttpSession {
     const holder = this.holder;
     if (holder === undefined || holder === this.registry.instanceId) super.send(message);
     else this.registry.forward(holder, { type: 'stream', session: this.id, message });
+  }
+
+  /** Names this instance and the request, so an instance resuming the stream knows who writes it. */
+  override nextStreamId(requestId?: JsonRpcId): string {
+    return originStreamId(super.nextStreamId(), this.registry.instanceId, this.registry.incarnation, requestId);
+  }
+
+  /** The request was answered: instances following the stream end with it. */
+  finish(streamId: string): MaybePromise<void> {
+    if (this.closed) return;
+    return this.client.events?.finish?.(this.id, streamId);
   }
 
   /** Writes to this instance's standalone stream. */
@@ -174,13 +189,49 @@ export class ClusterSessionRegistry extends SessionRegistry {
    * A POSTed payload: client answers and cancellations that belong elsewhere
    * travel on the channel. Answers what is left to handle here (undefined: nothing).
    */
-  intercept(session: HttpSession, payload: unknown): unknown {
+  intercept(session: HttpSession, payload: unknown, answered?: string[]): unknown {
     if (!(session instanceof SharedHttpSession)) return payload;
     if (Array.isArray(payload)) {
-      const rest = payload.filter((item) => this.#interceptOne(session, item));
+      const rest = payload.filter((item) => this.#interceptOne(session, item, answered));
       return rest.length === 0 ? undefined : rest;
     }
-    return this.#interceptOne(session, payload) ? payload : undefined;
+    return this.#interceptOne(session, payload, answered) ? payload : undefined;
+  }
+
+  /** This run of this instance (stream ids name it). */
+  get incarnation(): string {
+    return this.#channel.incarnation ?? '0';
+  }
+
+  /** Whether an instance (that run of it, given `incarnation`) still runs; presumed so when the channel cannot tell or cannot be asked. */
+  async alive(instanceId: string, incarnation?: string): Promise<boolean> {
+    if (instanceId === this.instanceId) return incarnation === undefined || incarnation === this.incarnation;
+    if (this.#channel.alive === undefined) return true;
+    return this.#channel.alive(instanceId, incarnation).catch(() => true);
+  }
+
+  /** How often to ask `alive` while waiting on another instance; undefined when the channel cannot tell. */
+  get livenessCheckMs(): number | undefined {
+    return this.#channel.alive === undefined ? undefined : (this.#channel.livenessCheckMs ?? 1_000);
+  }
+
+  /**
+   * The answer to a POST of client answers whose asking instances (`answered`,
+   * from `intercept`) are gone: 410, since the requests they belong to ended
+   * with those instances. Undefined when all of them still run.
+   */
+  async undelivered(answered: readonly string[]): Promise<HttpResponse | undefined> {
+    const gone: string[] = [];
+    for (const instance of new Set(answered)) if (!(await this.alive(instance))) gone.push(instance);
+    if (gone.length === 0) return undefined;
+    const which = gone.map((instance) => `"${instance}"`).join(', ');
+    return httpError(
+      410,
+      ErrorCode.InvalidRequest,
+      `Gone: this answer cannot be delivered: the server instance that asked (${which}) has stopped, and the request it asked for ended with it ` +
+        '(its stream, resumed with Last-Event-ID, answers it with an error); re-issue that request',
+      { data: { instances: gone } },
+    );
   }
 
   forward(instanceId: string, message: ClusterMessage): void {
@@ -214,7 +265,7 @@ export class ClusterSessionRegistry extends SessionRegistry {
   }
 
   /** True when `item` is still to be handled here. */
-  #interceptOne(session: SharedHttpSession, item: unknown): boolean {
+  #interceptOne(session: SharedHttpSession, item: unknown, answered: string[] | undefined): boolean {
     if (!isPlainObject(item)) return true;
     if (item['method'] === 'notifications/cancelled') {
       // The request may run on any instance: each aborts it if it runs there.
@@ -226,8 +277,12 @@ export class ClusterSessionRegistry extends SessionRegistry {
     const routed = ROUTED_ID.exec(id);
     if (routed === null) return true;
     const message = item as unknown as JsonRpcMessage;
-    if (routed[2] === this.instanceId) this.#answer(session, message);
-    else this.forward(routed[2]!, { type: 'answer', session: session.id, message });
+    if (routed[2] === this.instanceId) {
+      this.#answer(session, message);
+    } else {
+      this.forward(routed[2]!, { type: 'answer', session: session.id, message });
+      answered?.push(routed[2]!);
+    }
     return false;
   }
 

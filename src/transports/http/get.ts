@@ -7,6 +7,8 @@ import type { AuthInfo } from '../../protocol/connection.js';
 import type { JsonRpcMessage } from '../../jsonrpc/message.js';
 import type { EventStore } from '../../stores/contracts.js';
 import type { EngineContext } from './context.js';
+import { followRemote, isFollowable } from './follow-remote.js';
+import { parseEventId } from '../../stores/follow.js';
 import { badRequest, httpError, methodNotAllowed, missingSession, sessionNotFound } from './errors.js';
 import { acceptedTypes, ASSUMED_PROTOCOL_VERSION } from './headers.js';
 import { paramsEra } from '../../protocol/wire/era.js';
@@ -34,11 +36,11 @@ export async function handleGet(ctx: EngineContext, request: HttpRequest, authIn
   if (badVersion !== undefined) return badVersion;
   ctx.sessions.touch(session);
 
-  // Messages for the GET stream are delivered here from now on, whichever instance produces them.
-  if (ctx.cluster !== undefined) await ctx.cluster.hold(session);
-
   const lastEventId = request.headers['last-event-id'];
-  if (lastEventId !== undefined && ctx.eventStore !== undefined) return resume(ctx.eventStore, ctx.keepAliveMs, request, session, lastEventId);
+  const resuming = lastEventId !== undefined && ctx.eventStore !== undefined;
+  // Messages for the GET stream are delivered here from now on, whichever instance produces them (not so for a request's stream resumed here).
+  if (ctx.cluster !== undefined && (!resuming || parseEventId(lastEventId)?.streamId === session.standaloneId)) await ctx.cluster.hold(session);
+  if (resuming) return resume(ctx, ctx.eventStore, request, session, lastEventId);
 
   const stream = session.standalone();
   if (stream.attached) return standaloneConflict();
@@ -51,25 +53,21 @@ export async function handleGet(ctx: EngineContext, request: HttpRequest, authIn
   return sseResponse(session, connection);
 }
 
-async function resume(
-  store: EventStore,
-  keepAliveMs: number,
-  request: HttpRequest,
-  session: HttpSession,
-  lastEventId: string,
-): Promise<HttpResponse> {
+async function resume(ctx: EngineContext, store: EventStore, request: HttpRequest, session: HttpSession, lastEventId: string): Promise<HttpResponse> {
+  // A request's stream this instance does not hold may be written by another one: follow it in the shared store.
+  const named = parseEventId(lastEventId)?.streamId;
+  if (ctx.cluster !== undefined && isFollowable(store) && named !== undefined && named !== session.standaloneId && !session.live.has(named)) {
+    const followed = await followRemote(store, ctx.cluster, session.id, lastEventId, request.signal);
+    if (followed === undefined) return cannotResume(lastEventId);
+    followed.keepAliveEvery(ctx.keepAliveMs);
+    return sseResponse(session, followed);
+  }
   const missed: [string, JsonRpcMessage][] = [];
   const streamId = await store.replayAfter(session.id, lastEventId, (eventId, message) => {
     missed.push([eventId, message]);
   });
   // Another session's stream is as unknown to this one as a dropped event: never a partial replay.
-  if (streamId === undefined) {
-    return badRequest(
-      `Bad request: cannot resume after Last-Event-ID "${lastEventId}": it names no event of this session's streams, ` +
-        'or events after it were dropped (the replay log is bounded); messages may have been lost, so re-issue the request ' +
-        'or reconnect without Last-Event-ID',
-    );
-  }
+  if (streamId === undefined) return cannotResume(lastEventId);
   const connection = new SseConnection();
   const written = new Set<string>();
   const write = (eventId: string, message: JsonRpcMessage): void => {
@@ -94,9 +92,17 @@ async function resume(
     // Dropped meanwhile: end here, so the client's next resumption is refused rather than silently short.
     if (more === undefined) connection.end();
   });
-  if (isStandalone) connection.keepAliveEvery(keepAliveMs);
+  if (isStandalone) connection.keepAliveEvery(ctx.keepAliveMs);
   onClientGone(request, live, connection);
   return sseResponse(session, connection);
+}
+
+function cannotResume(lastEventId: string): HttpResponse {
+  return badRequest(
+    `Bad request: cannot resume after Last-Event-ID "${lastEventId}": it names no event of this session's streams, ` +
+      'or events after it were dropped (the replay log is bounded); messages may have been lost, so re-issue the request ' +
+      'or reconnect without Last-Event-ID',
+  );
 }
 
 function onClientGone(request: HttpRequest, stream: EventStream, connection: SseConnection): void {

@@ -36,8 +36,9 @@ export async function handlePost(ctx: EngineContext, request: HttpRequest, authI
   let payload = parsed.payload;
   if (ctx.cluster !== undefined && found.session !== undefined) {
     // Answers and cancellations for requests running on other instances travel on the cluster channel.
-    payload = ctx.cluster.intercept(found.session, payload);
-    if (payload === undefined) return { status: 202, headers: { 'mcp-session-id': found.session.id } };
+    const answered: string[] = [];
+    payload = ctx.cluster.intercept(found.session, payload, answered);
+    if (payload === undefined) return (answered.length === 0 ? undefined : await ctx.cluster.undelivered(answered)) ?? { status: 202, headers: { 'mcp-session-id': found.session.id } };
   }
   const shape = peek(payload);
   if (found.session !== undefined && shape.hasRequest) {

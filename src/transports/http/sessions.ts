@@ -65,7 +65,8 @@ export class HttpSession implements EventLog {
     return (this.liveStreams ??= new Map());
   }
 
-  nextStreamId(): string {
+  /** A new stream's id; `_requestId` is the request it answers (a shared session writes it into the id). */
+  nextStreamId(_requestId?: JsonRpcId): string {
     return this.streamPrefix + (this.streamCounter++).toString(36);
   }
 

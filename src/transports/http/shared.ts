@@ -87,6 +87,17 @@ export interface ClusterChannel {
   broadcast(message: ClusterMessage): Promise<void>;
   /** Receives what is sent to this instance and every broadcast; resolves once subscribed. */
   listen(listener: ClusterListener): Promise<() => void>;
+  /** This run of this instance (changes at every start); with `alive`. */
+  readonly incarnation?: string;
+  /**
+   * Whether `instanceId` still runs (that run of it, given `incarnation`):
+   * false once it stopped or crashed. Optional; without it every instance is
+   * presumed alive, and a request whose instance died leaves its resumed
+   * stream open until the client gives up.
+   */
+  alive?(instanceId: string, incarnation?: string): Promise<boolean>;
+  /** How often `alive` is worth asking again while waiting on another instance (ms). */
+  readonly livenessCheckMs?: number;
   close?(): Promise<void>;
 }
 

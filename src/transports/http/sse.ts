@@ -167,6 +167,8 @@ export class EventStream {
       this.connection?.end();
       this.connection = undefined;
       this.onFinish?.();
+      // After the response was recorded (the queue is ordered): followers on other instances end with it.
+      return this.store?.finish?.(this.id);
     });
   }
 
