@@ -33,6 +33,7 @@ describe('three instances on Redis act as one server', () => {
   it('4. ctx.elicit on B answered on C completes (raw, then the SDK client round robin)', () => scenario.elicitOnBAnswerOnC(cluster, wait));
   it('5. notifications/cancelled on C aborts the handler on A, which sends no response', () => scenario.cancelOnCAbortsOnA(cluster, wait));
   it('6. a stream cut on A, resumed on B with Last-Event-ID: replayed, then followed to the result (raw, then the SDK client)', () => resume.resumeOnBFollowsA(cluster, wait), 30_000);
+  it('6. a follower whose client goes away stops following (B unsubscribes from the stream)', () => resume.followerLeaves(cluster, wait, redis.url));
   it('7. DELETE on C: A answers 404 and the GET stream on B closes', () => scenario.deleteOnCEndsEverywhere(cluster, wait));
   it('7. after the idle TTL every instance answers 404', () => scenario.idleSessionExpiresEverywhere(cluster, IDLE_MS), 20_000);
   it('8. kill -9 of A: B and C serve its session, received events replay on B, its pending requests fail with a clear error (A restarted after)', () => resume.killAKeepsServing(cluster, wait, INSTANCE_TTL_MS), 60_000);

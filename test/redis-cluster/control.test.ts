@@ -28,6 +28,7 @@ describe('three instances with memory stores do not act as one server', () => {
   it('4 fails', () => expect(scenario.elicitOnBAnswerOnC(cluster, wait)).rejects.toThrow());
   it('5 fails', () => expect(scenario.cancelOnCAbortsOnA(cluster, wait)).rejects.toThrow());
   it('6 fails', () => expect(resume.resumeOnBFollowsA(cluster, wait)).rejects.toThrow());
+  it('6 (a follower leaving) fails', () => expect(resume.followerLeaves(cluster, wait, undefined)).rejects.toThrow());
   it('7 fails', () => expect(scenario.deleteOnCEndsEverywhere(cluster, wait)).rejects.toThrow());
   it('8 fails', () => expect(resume.killAKeepsServing(cluster, wait, 0)).rejects.toThrow(), 30_000);
   it('9 fails', () => expect(scenario.listenOnAHearsB(cluster, wait)).rejects.toThrow());

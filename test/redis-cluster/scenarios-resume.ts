@@ -8,7 +8,9 @@ import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { createClient } from 'redis';
 import { expect } from 'vitest';
+import { eventually } from '../support/eventually.js';
 import { expectValidWire } from '../support/wire-schema.js';
 import { call, initialize, LEGACY, openGet, post, streamPost, textOf, type Cluster } from './cluster.js';
 import type { Wait } from './scenarios.js';
@@ -81,6 +83,34 @@ function pinnedTransport(cluster: Cluster, pin: (sent: Sent) => number, wrap?: (
     fetch: pinned,
     reconnectionOptions: { initialReconnectionDelay: 50, maxReconnectionDelay: 500, reconnectionDelayGrowFactor: 1.5, maxRetries: 5 },
   });
+}
+
+/**
+ * 6b. A follower whose client goes away stops following: B unsubscribes from
+ * the stream's channel on Redis (counted with PUBSUB NUMSUB) while A's request
+ * goes on.
+ */
+export async function followerLeaves(cluster: Cluster, wait: Wait, redisUrl: string | undefined): Promise<void> {
+  const { session } = await initialize(cluster.url, A);
+  const gate = `g6b-${randomUUID()}`;
+  const running = await streamPost(cluster.url, call(65, 'progress_gate', { gate, before: 1, after: 1 }, { progressToken: 'p65' }), { session, version: LEGACY, pin: A });
+  const redis = redisUrl === undefined ? undefined : await createClient({ url: redisUrl }).connect();
+  try {
+    await running.next(isProgress(1), wait.ms);
+    running.close();
+    const lastEventId = eventsOf(running.raw).at(-1)!.id!;
+    const channel = `mcpkit:ev:n:${lastEventId.slice(0, lastEventId.lastIndexOf(':'))}`;
+    const subscribers = async (): Promise<number> => Number((await redis!.sendCommand<unknown[]>(['PUBSUB', 'NUMSUB', channel]))[1]);
+    const follower = await openGet(cluster.url, session, { pin: B, lastEventId });
+    expect(follower.status).toBe(200);
+    await eventually(async () => (await subscribers()) === 1, { everyMs: 50, message: 'B following the stream' });
+    follower.close();
+    await eventually(async () => (await subscribers()) === 0, { everyMs: 50, message: 'B no longer following once its client left' });
+  } finally {
+    running.close();
+    await redis?.close();
+    await post(cluster.url, call(66, 'open_gate', { gate }), { session, version: LEGACY, pin: A }).catch(() => undefined);
+  }
 }
 
 /** The response body until `cut` resolves, then a network error (the client's connection drops). */
