@@ -11,7 +11,8 @@ export function readPayload(request: HttpRequest, maxBodyBytes: number, maxBatch
   return request.readBody(maxBodyBytes).then((body) => parsePayload(request, body, maxBodyBytes, maxBatchSize));
 }
 
-function parsePayload(request: HttpRequest, body: BodyResult, maxBodyBytes: number, maxBatchSize: number): PayloadResult {
+/** A body already read, parsed under the batch limit (`readPayload` without its promise). */
+export function parsePayload(request: HttpRequest, body: BodyResult, maxBodyBytes: number, maxBatchSize: number): PayloadResult {
   let payload: unknown;
   let bytes = 0;
   switch (body.kind) {

@@ -10,8 +10,7 @@ import type { EventStore, SessionStore } from '../../stores/contracts.js';
 import { MemoryEventStore, MemorySessionStore } from '../../stores/memory.js';
 import type { CallTarget } from './context.js';
 import type { EngineContext, InflightCall } from './context.js';
-import { httpError, methodNotAllowed, missingSession, sessionNotFound, shuttingDown, storeUnavailable } from './errors.js';
-import { isStoreUnavailableError } from '../../stores/errors.js';
+import { failedResponse, httpError, methodNotAllowed, missingSession, sessionNotFound, shuttingDown } from './errors.js';
 import { ClusterSessionRegistry } from './cluster.js';
 import { handleGet } from './get.js';
 import { DEFAULT_MAX_INFLIGHT_BYTES_PER_CLIENT, InflightBytes } from './inflight.js';
@@ -151,10 +150,15 @@ class Engine implements HttpEngine, EngineContext {
     if (forbidden !== undefined) return Promise.resolve(forbidden);
     const origin = this.cors === undefined ? undefined : request.headers['origin'];
     // The guard accepted this Origin, so CORS may let the page read the answer.
-    if (origin === undefined) return this.serve(request);
+    // A plain POST (no auth, no legacy SSE endpoint) goes straight to handlePost's promise, which never rejects.
+    if (origin === undefined) return this.plainPost(request) ? handlePost(this, request, undefined) : this.serve(request);
     const cors = this.cors!;
     if (request.method === 'OPTIONS') return Promise.resolve(cors.preflight(request, origin));
     return this.serve(request).then((response) => cors.decorate(response, origin));
+  }
+
+  private plainPost(request: HttpRequest): boolean {
+    return request.method === 'POST' && !this.closing && this.auth === undefined && this.authenticate === undefined && this.legacy === undefined && (this.path === undefined || request.path === this.path);
   }
 
   private async serve(request: HttpRequest): Promise<HttpResponse> {
@@ -191,10 +195,8 @@ class Engine implements HttpEngine, EngineContext {
           return methodNotAllowed(request.method, this.stateless ? 'POST' : 'GET, POST, DELETE');
       }
     } catch (error) {
-      // A shared store that is down: the client may retry; nothing else is wrong.
-      if (isStoreUnavailableError(error)) return storeUnavailable(error);
       // Store or adapter failures: never a stack trace on the wire.
-      return httpError(500, ErrorCode.InternalError, 'Internal error');
+      return failedResponse(error);
     }
   }
 

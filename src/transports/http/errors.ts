@@ -1,5 +1,5 @@
 /** HTTP error answers: every one carries a JSON-RPC error object a person can act on. */
-import { storeUnavailableProtocolError, type StoreUnavailableError } from '../../stores/errors.js';
+import { isStoreUnavailableError, storeUnavailableProtocolError, type StoreUnavailableError } from '../../stores/errors.js';
 import { ErrorCode } from '../../jsonrpc/errors.js';
 import { httpStatusFor, McpErrorCode } from '../../errors/codes.js';
 import type { JsonRpcErrorResponse, JsonRpcId } from '../../jsonrpc/message.js';
@@ -64,3 +64,9 @@ export function retryAfterOf(error: { code: number; data?: unknown }): string | 
 
 /** Whole seconds, at least 1 (RFC 9110 delay-seconds). */
 const retryAfterHeader = (seconds: number): string => String(Math.max(1, Math.ceil(seconds)));
+
+/** What a request whose handling threw gets: 503 when a shared store is down (the client may retry), else a 500 without details. */
+export function failedResponse(error: unknown): HttpResponse {
+  if (isStoreUnavailableError(error)) return storeUnavailable(error);
+  return httpError(500, ErrorCode.InternalError, 'Internal error');
+}
