@@ -4,7 +4,7 @@ import { MemoryNotificationBus, StoreUnavailableError, type BusEvent } from '../
 import { RedisNotificationBus } from '../../src/redis.js';
 import { describeNotificationBusContract, waitFor } from '../../src/testing/index.js';
 import type { RedisServer } from '../support/redis.js';
-import { connectClient, freshPrefix, redisFixture, useRedis } from './support.js';
+import { connectClient, expectBusSurvivesOutage, freshPrefix, redisFixture, useRedis } from './support.js';
 
 const server = useRedis();
 let redis: RedisServer;
@@ -23,30 +23,7 @@ for (const resp of [2, 3] as const) {
 
 describe('RedisNotificationBus when Redis goes away', () => {
   it('publish rejects with StoreUnavailableError while Redis is down, nothing crashes, and delivery resumes once it is back', async () => {
-    const prefix = freshPrefix();
-    const errors: unknown[] = [];
-    const a = new RedisNotificationBus(await connectClient(redis), { prefix, onError: (error) => errors.push(error), retryAfterSeconds: 3 });
-    const b = new RedisNotificationBus(await connectClient(redis), { prefix });
-    const seen: BusEvent[] = [];
-    b.subscribe((event) => seen.push(event));
-    await b.ready();
-    await a.publish({ type: 'list_changed', list: 'tools' });
-    await waitFor('the first event', () => seen.length === 1);
-
-    await redis.stop('SIGKILL');
-    const failure = await a.publish({ type: 'list_changed', list: 'prompts' }).catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(StoreUnavailableError);
-    expect(failure).toMatchObject({ retryAfterSeconds: 3, message: expect.stringMatching(/^Shared state is unavailable: Redis (is not connected|failed|did not answer)/) });
-    await waitFor('the client to report the lost connection', () => errors.length > 0);
-
-    await redis.start();
-    // The client and the subscriber connection reconnect by themselves (node-redis), and resubscribe.
-    await waitFor('a publish to succeed again', async () => a.publish({ type: 'list_changed', list: 'resources' }).then(() => true, () => false), 10_000);
-    await waitFor('delivery to resume', () => seen.some((event) => event.type === 'list_changed' && event.list === 'resources'), 10_000);
-    expect(seen[0]).toEqual({ type: 'list_changed', list: 'tools' });
-    expect(seen.some((event) => event.type === 'list_changed' && event.list === 'prompts')).toBe(false);
-    await a.close();
-    await b.close();
+    await expectBusSurvivesOutage(redis, () => connectClient(redis), []);
   });
 
   it('a hung Redis fails a publish after commandTimeoutMs instead of hanging', async () => {

@@ -1,11 +1,10 @@
 /** fromIoredis: the same store contracts as node-redis, on a real redis-server, through an ioredis client; and an outage. */
 import { Redis } from 'ioredis';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { StoreUnavailableError, type BusEvent } from '../../src/index.js';
 import { fromIoredis, RedisEventStore, RedisNotificationBus, RedisSessionStore, RedisTaskStore, type IoredisLike, type RedisClientLike } from '../../src/redis.js';
-import { describeEventStoreContract, describeNotificationBusContract, describeSessionStoreContract, describeTaskStoreContract, waitFor } from '../../src/testing/index.js';
+import { describeEventStoreContract, describeNotificationBusContract, describeSessionStoreContract, describeTaskStoreContract } from '../../src/testing/index.js';
 import type { RedisServer } from '../support/redis.js';
-import { freshPrefix, useRedis } from './support.js';
+import { expectBusSurvivesOutage, freshPrefix, useRedis } from './support.js';
 
 const server = useRedis();
 let redis: RedisServer;
@@ -56,27 +55,7 @@ for (const protocol of [2, 3] as const) {
 
 describe('fromIoredis when Redis goes away', () => {
   it('fails with StoreUnavailableError while Redis is down, then reconnects and resubscribes by itself', async () => {
-    const prefix = freshPrefix();
-    const a = new RedisNotificationBus(await ioredis(), { prefix, retryAfterSeconds: 3 });
-    const b = new RedisNotificationBus(await ioredis(), { prefix });
-    const seen: BusEvent[] = [];
-    b.subscribe((event) => seen.push(event));
-    await b.ready();
-    await a.publish({ type: 'list_changed', list: 'tools' });
-    await waitFor('the first event', () => seen.length === 1);
-
-    await redis.stop('SIGKILL');
-    const failure = await a.publish({ type: 'list_changed', list: 'prompts' }).catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(StoreUnavailableError);
-    expect(failure).toMatchObject({ retryAfterSeconds: 3, message: expect.stringMatching(/^Shared state is unavailable: Redis (is not connected|failed|did not answer)/) });
-
-    await redis.start();
-    await waitFor('a publish to succeed again', async () => a.publish({ type: 'list_changed', list: 'resources' }).then(() => true, () => false), 10_000);
-    await waitFor('delivery to resume', () => seen.some((event) => event.type === 'list_changed' && event.list === 'resources'), 10_000);
-    expect(seen[0]).toEqual({ type: 'list_changed', list: 'tools' });
-    expect(seen.some((event) => event.type === 'list_changed' && event.list === 'prompts')).toBe(false);
-    await a.close();
-    await b.close();
+    await expectBusSurvivesOutage(redis, () => ioredis());
   });
 
   it('maps a reply error to an ordinary Error, not to unavailability', async () => {

@@ -1,7 +1,9 @@
 /** node-redis clients on the harness's private server, closed after each test. */
 import { createClient } from 'redis';
-import { afterAll, afterEach, beforeAll } from 'vitest';
-import type { RedisClientLike } from '../../src/redis.js';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { StoreUnavailableError, type BusEvent } from '../../src/index.js';
+import { waitFor } from '../../src/testing/index.js';
+import { RedisNotificationBus, type RedisClientLike } from '../../src/redis.js';
 import { startRedis, type RedisServer } from '../support/redis.js';
 
 /** A private redis-server for this test file (started before its tests, stopped after); clients closed after each test. */
@@ -58,4 +60,36 @@ export async function closeClients(): Promise<void> {
 /** A prefix of its own per test, so tests on one server never see each other's keys. */
 export function freshPrefix(): string {
   return `t${process.pid}-${++prefixes}:`;
+}
+
+/**
+ * A bus on two clients across an outage: publishing fails with
+ * StoreUnavailableError while Redis is down, nothing published meanwhile is
+ * delivered, and both connections come back by themselves. With `errors`,
+ * the publishing bus reports its connection errors there (its `onError`),
+ * and at least one must arrive while Redis is down.
+ */
+export async function expectBusSurvivesOutage(server: RedisServer, connect: () => Promise<RedisClientLike>, errors?: unknown[]): Promise<void> {
+  const prefix = freshPrefix();
+  const a = new RedisNotificationBus(await connect(), { prefix, retryAfterSeconds: 3, ...(errors === undefined ? {} : { onError: (error: unknown) => errors.push(error) }) });
+  const b = new RedisNotificationBus(await connect(), { prefix });
+  const seen: BusEvent[] = [];
+  b.subscribe((event) => seen.push(event));
+  await b.ready();
+  await a.publish({ type: 'list_changed', list: 'tools' });
+  await waitFor('the first event', () => seen.length === 1);
+
+  await server.stop('SIGKILL');
+  const failure = await a.publish({ type: 'list_changed', list: 'prompts' }).catch((error: unknown) => error);
+  expect(failure).toBeInstanceOf(StoreUnavailableError);
+  expect(failure).toMatchObject({ retryAfterSeconds: 3, message: expect.stringMatching(/^Shared state is unavailable: Redis (is not connected|failed|did not answer)/) });
+  if (errors !== undefined) await waitFor('the client to report the lost connection', () => errors.length > 0);
+
+  await server.start();
+  await waitFor('a publish to succeed again', async () => a.publish({ type: 'list_changed', list: 'resources' }).then(() => true, () => false), 10_000);
+  await waitFor('delivery to resume', () => seen.some((event) => event.type === 'list_changed' && event.list === 'resources'), 10_000);
+  expect(seen[0]).toEqual({ type: 'list_changed', list: 'tools' });
+  expect(seen.some((event) => event.type === 'list_changed' && event.list === 'prompts')).toBe(false);
+  await a.close();
+  await b.close();
 }
