@@ -3,7 +3,7 @@
  * from the record on any instance). One hash per session, keyed by the digest
  * of its principal and its id, so another principal's lookup names another key:
  *   <prefix>session:<principal digest>:<id> → r (record JSON), s (subscriptions
- *   JSON), p (principal), c (created), h (GET stream holder), v (rev)
+ *   JSON), p (principal), c (created), h (GET stream holder), v (rev), q (quota owner)
  * and a reverse index of subscriptions, one set per URI, so a delete removes
  * them without SCAN:   <prefix>subs:<uri> → { <principal digest>:<id> }
  * and, for the cluster-wide quotas, sorted sets scored by expiry time:
@@ -22,11 +22,11 @@ export interface RedisSessionStoreOptions extends RedisStoreOptions {
 
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 
-const FIELDS = "'r', 'p', 'c', 'h', 'v'";
+const FIELDS = "'r', 'p', 'c', 'h', 'v', 'q'";
 /** Redis's clock in ms, so every instance scores expiry on one clock. */
 const NOW = `local t = redis.call('TIME'); local now = t[1] * 1000 + math.floor(t[2] / 1000)`;
 
-// ARGV: key, subs prefix, member, ttl, record, subscriptions, principal, created, all sessions, owner set ('' = none)
+// ARGV: key, subs prefix, member, ttl, record, subscriptions, principal, created, all sessions, owner set ('' = none), owner
 const CREATE = new RedisScript(`
 if redis.call('EXISTS', ARGV[1]) == 1 then return 0 end
 ${NOW}
@@ -36,7 +36,7 @@ for _, uri in ipairs(cjson.decode(ARGV[6])) do redis.call('SADD', ARGV[2] .. uri
 redis.call('ZREMRANGEBYSCORE', ARGV[9], '-inf', now)
 redis.call('ZADD', ARGV[9], now + ARGV[4], ARGV[3])
 if ARGV[10] ~= '' then
-  redis.call('HSET', ARGV[1], 'o', ARGV[10])
+  redis.call('HSET', ARGV[1], 'o', ARGV[10], 'q', ARGV[11])
   redis.call('ZADD', ARGV[10], now + ARGV[4], ARGV[3])
   redis.call('PEXPIRE', ARGV[10], ARGV[4])
 end
@@ -49,9 +49,9 @@ if not fields[1] then return false end
 ${NOW}
 redis.call('PEXPIRE', ARGV[1], ARGV[2])
 redis.call('ZADD', ARGV[3], now + ARGV[2], ARGV[4])
-if fields[6] then
-  redis.call('ZADD', fields[6], now + ARGV[2], ARGV[4])
-  redis.call('PEXPIRE', fields[6], ARGV[2])
+if fields[7] then
+  redis.call('ZADD', fields[7], now + ARGV[2], ARGV[4])
+  redis.call('PEXPIRE', fields[7], ARGV[2])
 end
 return fields`);
 
@@ -83,7 +83,7 @@ if not fields[1] then return false end
 local subs = redis.call('HGET', ARGV[1], 's')
 for _, uri in ipairs(cjson.decode(subs or '[]')) do redis.call('SREM', ARGV[2] .. uri, ARGV[3]) end
 redis.call('ZREM', ARGV[4], ARGV[3])
-if fields[6] then redis.call('ZREM', fields[6], ARGV[3]) end
+if fields[7] then redis.call('ZREM', fields[7], ARGV[3]) end
 redis.call('DEL', ARGV[1])
 return fields`);
 
@@ -136,6 +136,7 @@ export class RedisSessionStore implements SharedSessionStore {
       String(session.createdAt),
       this.#all,
       session.owner === undefined ? '' : this.#ownerKey(session.owner),
+      session.owner ?? '',
     ]);
     return Number(created) === 1;
   }
@@ -195,7 +196,7 @@ export class RedisSessionStore implements SharedSessionStore {
 /** HMGET r p c h v → a SharedSession; a reply that is not one (nil: gone) → undefined. */
 function decode(reply: unknown): SharedSession | undefined {
   if (!Array.isArray(reply) || typeof reply[0] !== 'string') return undefined;
-  const [record, principal, created, holder, rev] = reply as (string | null)[];
+  const [record, principal, created, holder, rev, owner] = reply as (string | null)[];
   const session: { -readonly [K in keyof SharedSession]: SharedSession[K] } = {
     record: JSON.parse(record!) as SessionRecord,
     createdAt: Number(created),
@@ -203,5 +204,6 @@ function decode(reply: unknown): SharedSession | undefined {
   };
   if (principal !== null && principal !== undefined && principal !== '') session.principal = principal;
   if (holder !== null && holder !== undefined && holder !== '') session.holder = holder;
+  if (owner !== null && owner !== undefined && owner !== '') session.owner = owner;
   return session;
 }

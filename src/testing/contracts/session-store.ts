@@ -133,6 +133,8 @@ export function describeSessionStoreContract(name: string, factory: SessionStore
       strictEqual(await a.create('c3', undefined, owned('addr:10.0.0.1')), false);
       deepStrictEqual(await b.count!('addr:10.0.0.1'), { owner: 2, total: 3 });
       deepStrictEqual(await a.count('bob'), { owner: 1, total: 3 });
+      // Every instance reads the owner back: a copy restored elsewhere charges the same client.
+      strictEqual((await b.load('c1', undefined))?.owner, 'addr:10.0.0.1');
       await b.delete('c1', undefined);
       deepStrictEqual(await a.count('addr:10.0.0.1'), { owner: 1, total: 2 });
       await waitFor('the unused sessions to stop counting', async () => (await b.count!('bob')).total === 0, SHORT_IDLE_MS + 10_000);

@@ -142,18 +142,56 @@ export class ClusterSessionRegistry extends SessionRegistry {
     // Legacy SSE sessions (2024-11-05) stay on the instance holding their stream.
     if (local !== undefined && !(local instanceof SharedHttpSession)) return super.get(id, authInfo);
     const principal = principalOf(authInfo);
+    // Another principal's copy is as unknown as no copy, and never touched: its lookup must not end it.
+    if (local !== undefined && local.principal !== principal) return undefined;
     const shared = await this.#shared.load(id, principal);
     if (shared === undefined) {
       if (local !== undefined) await this.#drop(local, 'session ended');
       return undefined;
     }
-    if (local !== undefined && !local.closed && local.principal === principal) {
+    return this.#current(id, shared, principal);
+  }
+
+  /** The live copy for `shared`: the one in place (refreshed), or one restore that concurrent requests share. */
+  async #current(id: string, shared: SharedSession, principal: string | undefined): Promise<HttpSession | undefined> {
+    const local = await this.store.get(id);
+    if (local instanceof SharedHttpSession && !local.closed) {
+      if (local.principal !== principal) return undefined;
       local.holder = shared.holder;
       if (shared.rev !== local.rev) this.#rebuild(local, shared);
       return local;
     }
-    return this.#restore(id, shared, authInfo);
+    let restoring = this.#restoring.get(id);
+    if (restoring === undefined) {
+      restoring = this.#restore(id, shared, principal).finally(() => this.#restoring.delete(id));
+      this.#restoring.set(id, restoring);
+    }
+    const session = await restoring;
+    return session.principal === principal ? session : undefined;
   }
+
+  /**
+   * One follower per stream of a session on this instance: a new resumption
+   * ends the one before (as a local resumption takes over its stream), so
+   * repeated GETs cannot pile up connections and liveness checks.
+   */
+  follower(session: string, stream: string): { signal: AbortSignal; release: () => void } {
+    const key = `${session} ${stream}`;
+    this.#followers.get(key)?.abort();
+    const takeover = new AbortController();
+    this.#followers.set(key, takeover);
+    return {
+      signal: takeover.signal,
+      release: () => {
+        if (this.#followers.get(key) === takeover) this.#followers.delete(key);
+      },
+    };
+  }
+
+  readonly #followers = new Map<string, AbortController>();
+
+  /** Restores in progress, so concurrent first requests on this instance build one copy, not one each. */
+  readonly #restoring = new Map<string, Promise<SharedHttpSession>>();
 
   override touch(session: HttpSession): void {
     super.touch(session);
@@ -266,14 +304,16 @@ export class ClusterSessionRegistry extends SessionRegistry {
 
   /** True when `item` is still to be handled here. */
   #interceptOne(session: SharedHttpSession, item: unknown, answered: string[] | undefined): boolean {
-    if (!isPlainObject(item)) return true;
+    // Only well-formed JSON-RPC is routed; anything else takes the ordinary path and gets its precise error.
+    if (!isPlainObject(item) || item['jsonrpc'] !== '2.0') return true;
     if (item['method'] === 'notifications/cancelled') {
+      if ('id' in item || !isPlainObject(item['params']) || !('requestId' in item['params'])) return true;
       // The request may run on any instance: each aborts it if it runs there.
       this.#channel.broadcast({ type: 'cancel', session: session.id, message: item as unknown as JsonRpcMessage }).catch(() => undefined);
       return false;
     }
     const id = item['id'];
-    if ('method' in item || typeof id !== 'string' || !('result' in item || 'error' in item)) return true;
+    if ('method' in item || typeof id !== 'string' || ('result' in item) === ('error' in item)) return true;
     const routed = ROUTED_ID.exec(id);
     if (routed === null) return true;
     const message = item as unknown as JsonRpcMessage;
@@ -320,15 +360,17 @@ export class ClusterSessionRegistry extends SessionRegistry {
     else if (shared.rev !== session.rev) this.#rebuild(session, shared);
   }
 
-  async #restore(id: string, shared: SharedSession, authInfo: AuthInfo | undefined): Promise<HttpSession> {
-    const principal = principalOf(authInfo);
-    // Counted where it was opened; here it is a copy, charged to its principal (or itself) in the event store.
-    const client: SessionClient = { owner: principal ?? `session:${id}`, principal, events: this.eventStore, sessions: 1 };
+  async #restore(id: string, shared: SharedSession, principal: string | undefined): Promise<SharedHttpSession> {
+    // Counted where it was opened; here it is a copy, charged in the event store to the same client as there.
+    const client: SessionClient = { owner: shared.owner ?? principal ?? `session:${id}`, principal, events: this.eventStore, sessions: 1 };
     const session = new SharedHttpSession(id, client, this);
     session.stored = true;
     session.rev = shared.rev;
     session.holder = shared.holder;
     this.#connect(session, shared.record);
+    const replaced = await this.store.get(id);
+    // A copy left closed (or a legacy one) is retired, never leaked with its connection.
+    if (replaced !== undefined && replaced !== session) this.retire(replaced, 'session restored', false);
     await this.store.set(id, session);
     return session;
   }

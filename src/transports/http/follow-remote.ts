@@ -24,6 +24,8 @@ export async function followRemote(
   owner: string,
   lastEventId: string,
   signal: AbortSignal,
+  /** Another resumption of the stream took over (`ClusterSessionRegistry.follower`): this response ends. */
+  takeover?: { readonly signal: AbortSignal; release(): void },
 ): Promise<SseConnection | undefined> {
   const connection = new SseConnection();
   const answered = new Set<JsonRpcId>();
@@ -42,11 +44,17 @@ export async function followRemote(
   const following = new AbortController();
   const leave = (): void => following.abort();
   signal.addEventListener('abort', leave, { once: true });
+  takeover?.signal.addEventListener('abort', leave, { once: true });
+  const stopListening = (): void => {
+    signal.removeEventListener('abort', leave);
+    takeover?.signal.removeEventListener('abort', leave);
+    takeover?.release();
+  };
   let follow: StreamFollow | undefined;
   try {
     follow = await store.follow(owner, lastEventId, write, following.signal);
   } finally {
-    if (follow === undefined) signal.removeEventListener('abort', leave);
+    if (follow === undefined) stopListening();
   }
   if (follow === undefined) return undefined;
 
@@ -70,7 +78,7 @@ export async function followRemote(
   // Finished, dropped (a later resumption from here is refused, never partial) or unavailable (a later one may work): the response ends.
   const settle = async (): Promise<void> => {
     if (check !== undefined) clearInterval(check);
-    signal.removeEventListener('abort', leave);
+    stopListening();
     if (signal.aborted) {
       connection.drop();
       return;

@@ -57,7 +57,7 @@ async function resume(ctx: EngineContext, store: EventStore, request: HttpReques
   // A request's stream this instance does not hold may be written by another one: follow it in the shared store.
   const named = parseEventId(lastEventId)?.streamId;
   if (ctx.cluster !== undefined && isFollowable(store) && named !== undefined && named !== session.standaloneId && !session.live.has(named)) {
-    const followed = await followRemote(store, ctx.cluster, session.id, lastEventId, request.signal);
+    const followed = await followRemote(store, ctx.cluster, session.id, lastEventId, request.signal, ctx.cluster.follower(session.id, named));
     if (followed === undefined) return cannotResume(lastEventId);
     followed.keepAliveEvery(ctx.keepAliveMs);
     return sseResponse(session, followed);

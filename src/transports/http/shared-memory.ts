@@ -146,5 +146,6 @@ function view(entry: Entry): SharedSession {
   const session: { -readonly [K in keyof SharedSession]: SharedSession[K] } = { record: JSON.parse(entry.record) as SessionRecord, createdAt: entry.createdAt, rev: entry.rev };
   if (entry.principal !== undefined) session.principal = entry.principal;
   if (entry.holder !== undefined) session.holder = entry.holder;
+  if (entry.owner !== undefined) session.owner = entry.owner;
   return session;
 }
