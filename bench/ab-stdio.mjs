@@ -8,14 +8,9 @@ import path from 'node:path';
 import { enablePinning, serversDir, stop } from './lib/proc.mjs';
 import { StdioClient } from './lib/stdio.mjs';
 import { median } from './lib/stats.mjs';
+import { abArgs } from './lib/ab-args.mjs';
 
-const argv = process.argv.slice(2);
-const opts = {};
-const files = [];
-for (let i = 0; i < argv.length; i++) {
-  if (argv[i].startsWith('--')) opts[argv[i].slice(2)] = argv[++i];
-  else files.push(argv[i]);
-}
+const { opts, files } = abArgs();
 const reps = Number(opts.reps ?? 3);
 if (files.length === 0) throw new Error('usage: node bench/ab-stdio.mjs A.mjs [B.mjs ...]');
 enablePinning();

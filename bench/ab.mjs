@@ -9,14 +9,9 @@ import { enablePinning, freePort, serversDir, spawnServer, stop, waitForPort } f
 import { HttpClient, load } from './lib/http.mjs';
 import { ReplayClient, replayLoad } from './lib/replay.mjs';
 import { median } from './lib/stats.mjs';
+import { abArgs } from './lib/ab-args.mjs';
 
-const argv = process.argv.slice(2);
-const opts = {};
-const files = [];
-for (let i = 0; i < argv.length; i++) {
-  if (argv[i].startsWith('--')) opts[argv[i].slice(2)] = argv[++i];
-  else files.push(argv[i]);
-}
+const { opts, files } = abArgs();
 const mode = opts.mode ?? 'stateless';
 const ms = Number(opts.ms ?? 3000);
 const reps = Number(opts.reps ?? 3);
