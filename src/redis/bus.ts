@@ -6,13 +6,13 @@
  * events are lost (pub/sub keeps nothing).
  */
 import { isBusEvent, type BusEvent, type BusListener, type NotificationBus } from '../stores/bus.js';
-import { RedisCommands, RedisSubscriber, type RedisClientLike, type RedisStoreOptions } from './client.js';
+import { leaseSubscriber, parseJsonObject, RedisCommands, type RedisSubscriber, type RedisClientLike, type RedisStoreOptions } from './client.js';
 
 export class RedisNotificationBus implements NotificationBus {
   readonly channel: string;
   readonly #commands: RedisCommands;
   readonly #subscriber: RedisSubscriber;
-  readonly #ownsSubscriber: boolean;
+  readonly #releaseSubscriber: () => Promise<void>;
   readonly #listeners = new Set<BusListener>();
   readonly #onError: ((error: unknown) => void) | undefined;
   #ready: Promise<void> | undefined;
@@ -21,8 +21,7 @@ export class RedisNotificationBus implements NotificationBus {
   constructor(client: RedisClientLike, options: RedisStoreOptions = {}) {
     this.#commands = new RedisCommands(client, options);
     this.channel = `${this.#commands.prefix}bus`;
-    this.#subscriber = options.subscriber ?? new RedisSubscriber(client, options);
-    this.#ownsSubscriber = options.subscriber === undefined;
+    ({ subscriber: this.#subscriber, release: this.#releaseSubscriber } = leaseSubscriber(client, options));
     this.#onError = options.onError;
   }
 
@@ -63,16 +62,11 @@ export class RedisNotificationBus implements NotificationBus {
   async close(): Promise<void> {
     this.#listeners.clear();
     this.#stop?.();
-    if (this.#ownsSubscriber) await this.#subscriber.close();
+    await this.#releaseSubscriber();
   }
 
   #deliver(message: string): void {
-    let event: unknown;
-    try {
-      event = JSON.parse(message);
-    } catch {
-      return;
-    }
+    const event = parseJsonObject(message);
     // Another writer on the channel (or a newer mcpkit) may send what this one does not know.
     if (!isBusEvent(event)) return;
     for (const listener of this.#listeners) {

@@ -6,6 +6,7 @@
  * StoreUnavailableError, never a hang or an unhandled 'error' event.
  */
 import { createHash } from 'node:crypto';
+import { isPlainObject } from '../jsonrpc/message.js';
 import { StoreUnavailableError } from '../stores/errors.js';
 
 /** Per-command options mcpkit passes (node-redis `CommandOptions`). */
@@ -51,6 +52,16 @@ export interface RedisStoreOptions {
 
 export const DEFAULT_PREFIX = 'mcpkit:';
 export const DEFAULT_COMMAND_TIMEOUT_MS = 2_000;
+
+/** A pub/sub message as a JSON object; undefined when it is not one (anyone with access to Redis can publish). */
+export function parseJsonObject(raw: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(raw);
+    return isPlainObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Server replies that mean "not now" rather than "wrong". */
 const UNAVAILABLE_REPLY = /^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN|NOREPLICAS)\b/;
@@ -265,4 +276,14 @@ export class RedisSubscriber {
       throw error instanceof StoreUnavailableError ? error : this.#commands.unavailable(`${what} failed (${error instanceof Error ? error.message : String(error)})`, error);
     }
   }
+}
+
+/** The subscriber a store was given, or one of its own that `release` closes. */
+export function leaseSubscriber(
+  client: RedisClientLike,
+  options: RedisStoreOptions,
+): { readonly subscriber: RedisSubscriber; readonly release: () => Promise<void> } {
+  if (options.subscriber !== undefined) return { subscriber: options.subscriber, release: () => Promise.resolve() };
+  const subscriber = new RedisSubscriber(client, options);
+  return { subscriber, release: () => subscriber.close() };
 }

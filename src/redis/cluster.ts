@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ClusterChannel, ClusterListener, ClusterMessage } from '../transports/http/shared.js';
-import { RedisCommands, RedisSubscriber, type RedisClientLike, type RedisStoreOptions } from './client.js';
+import { leaseSubscriber, parseJsonObject, RedisCommands, type RedisSubscriber, type RedisClientLike, type RedisStoreOptions } from './client.js';
 
 export interface RedisClusterChannelOptions extends RedisStoreOptions {
   /** This instance's name on the channel (default: random). Letters, digits, `-` and `_`, at most 64. */
@@ -27,7 +27,7 @@ export class RedisClusterChannel implements ClusterChannel {
   readonly incarnation = randomBytes(6).toString('base64url');
   readonly #commands: RedisCommands;
   readonly #subscriber: RedisSubscriber;
-  readonly #ownsSubscriber: boolean;
+  readonly #releaseSubscriber: () => Promise<void>;
   readonly #ttlMs: number;
   #heartbeat: ReturnType<typeof setInterval> | undefined;
 
@@ -36,8 +36,7 @@ export class RedisClusterChannel implements ClusterChannel {
     if (!INSTANCE_ID.test(instanceId)) throw new RangeError(`mcpkit/redis: instanceId must be 1-64 letters, digits, "-" or "_" (got ${JSON.stringify(instanceId)})`);
     this.instanceId = instanceId;
     this.#commands = new RedisCommands(client, options);
-    this.#ownsSubscriber = options.subscriber === undefined;
-    this.#subscriber = options.subscriber ?? new RedisSubscriber(client, options);
+    ({ subscriber: this.#subscriber, release: this.#releaseSubscriber } = leaseSubscriber(client, options));
     this.#ttlMs = options.instanceTtlMs ?? DEFAULT_INSTANCE_TTL_MS;
     if (!Number.isInteger(this.#ttlMs) || this.#ttlMs < 300) throw new RangeError(`mcpkit/redis: instanceTtlMs must be an integer of at least 300 (got ${this.#ttlMs})`);
   }
@@ -79,7 +78,7 @@ export class RedisClusterChannel implements ClusterChannel {
       // Stopped on purpose: the others need not wait for the TTL.
       await this.#commands.send(['DEL', this.#live(this.instanceId)]).catch(() => undefined);
     }
-    if (this.#ownsSubscriber) await this.#subscriber.close();
+    await this.#releaseSubscriber();
   }
 
   #startHeartbeat(): void {
@@ -106,15 +105,8 @@ export class RedisClusterChannel implements ClusterChannel {
 
 /** Only well-formed messages reach the engine (anyone with access to Redis can publish). */
 function parse(raw: string): ClusterMessage | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null) return undefined;
-  const message = value as Record<string, unknown>;
-  if (!TYPES.has(message['type']) || typeof message['session'] !== 'string') return undefined;
+  const message = parseJsonObject(raw);
+  if (message === undefined || !TYPES.has(message['type']) || typeof message['session'] !== 'string') return undefined;
   if (message['type'] === 'changed') return typeof message['rev'] === 'number' ? (message as unknown as ClusterMessage) : undefined;
   if (message['type'] === 'ended') return message as unknown as ClusterMessage;
   return typeof message['message'] === 'object' && message['message'] !== null ? (message as unknown as ClusterMessage) : undefined;

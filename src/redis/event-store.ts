@@ -8,7 +8,7 @@ import type { JsonRpcMessage } from '../jsonrpc/message.js';
 import type { EventStore, EventStoreLimits, ReplayWriter, StreamFollow } from '../stores/contracts.js';
 import { followStream, replayStream, type StreamRead } from '../stores/follow.js';
 import { eventStoreLimits } from '../stores/memory.js';
-import { RedisCommands, RedisSubscriber, type RedisClientLike, type RedisStoreOptions } from './client.js';
+import { leaseSubscriber, RedisCommands, type RedisSubscriber, type RedisClientLike, type RedisStoreOptions } from './client.js';
 import { APPEND, FINISH, READ, RELEASE, USAGE } from './event-scripts.js';
 
 export interface RedisEventStoreOptions extends RedisStoreOptions, EventStoreLimits {
@@ -21,7 +21,7 @@ export const DEFAULT_EVENT_IDLE_TTL_MS = 60 * 60_000;
 export class RedisEventStore implements EventStore {
   readonly #commands: RedisCommands;
   readonly #subscriber: RedisSubscriber;
-  readonly #ownsSubscriber: boolean;
+  readonly #releaseSubscriber: () => Promise<void>;
   readonly #prefix: string;
   readonly #limits: string[];
   readonly #ttlMs: number;
@@ -33,8 +33,7 @@ export class RedisEventStore implements EventStore {
     this.#limits = [limits.maxBytesPerStream, limits.maxBytesPerOwner, limits.maxBytesPerClient, limits.maxBytes, limits.maxEventsPerStream, limits.maxEvents].map(String);
     this.#ttlMs = options.idleTtlMs ?? DEFAULT_EVENT_IDLE_TTL_MS;
     if (!Number.isInteger(this.#ttlMs) || this.#ttlMs <= 0) throw new RangeError(`RedisEventStore: idleTtlMs must be a positive integer (got ${this.#ttlMs})`);
-    this.#subscriber = options.subscriber ?? new RedisSubscriber(client, options);
-    this.#ownsSubscriber = options.subscriber === undefined;
+    ({ subscriber: this.#subscriber, release: this.#releaseSubscriber } = leaseSubscriber(client, options));
   }
 
   async append(owner: string, streamId: string, message?: JsonRpcMessage, client?: string): Promise<string> {
@@ -78,7 +77,7 @@ export class RedisEventStore implements EventStore {
 
   /** Closes the subscriber connection this store opened (the client stays yours). */
   async close(): Promise<void> {
-    if (this.#ownsSubscriber) await this.#subscriber.close();
+    await this.#releaseSubscriber();
   }
 
   async #read(owner: string, streamId: string, after: number): Promise<StreamRead | undefined> {

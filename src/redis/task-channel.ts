@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { isPlainObject } from '../jsonrpc/message.js';
 import type { TaskChannel, TaskSignal } from '../stores/task-channel.js';
 import type { TaskRecord } from '../stores/tasks.js';
-import { RedisCommands, RedisSubscriber, type RedisClientLike, type RedisStoreOptions } from './client.js';
+import { leaseSubscriber, parseJsonObject, RedisCommands, type RedisSubscriber, type RedisClientLike, type RedisStoreOptions } from './client.js';
 
 export interface RedisTaskChannelOptions extends RedisStoreOptions {
   /** This instance: the `instanceId` of its RedisTaskStore (the holder of the tasks it creates). */
@@ -25,7 +25,7 @@ export class RedisTaskChannel implements TaskChannel {
   readonly instanceId: string;
   readonly #commands: RedisCommands;
   readonly #subscriber: RedisSubscriber;
-  readonly #ownsSubscriber: boolean;
+  readonly #releaseSubscriber: () => Promise<void>;
   readonly #holderOf: (taskId: string) => Promise<string | undefined>;
   /** Tells this channel's own change messages (already delivered locally by its server) from the others'. */
   readonly #origin = randomUUID();
@@ -34,8 +34,7 @@ export class RedisTaskChannel implements TaskChannel {
     this.instanceId = options.instanceId;
     this.#holderOf = options.holderOf;
     this.#commands = new RedisCommands(client, options);
-    this.#ownsSubscriber = options.subscriber === undefined;
-    this.#subscriber = options.subscriber ?? new RedisSubscriber(client, options);
+    ({ subscriber: this.#subscriber, release: this.#releaseSubscriber } = leaseSubscriber(client, options));
   }
 
   async deliver(signal: TaskSignal): Promise<void> {
@@ -62,7 +61,7 @@ export class RedisTaskChannel implements TaskChannel {
   }
 
   async close(): Promise<void> {
-    if (this.#ownsSubscriber) await this.#subscriber.close();
+    await this.#releaseSubscriber();
   }
 
   #inbox(instanceId: string): string {
@@ -74,18 +73,9 @@ export class RedisTaskChannel implements TaskChannel {
   }
 }
 
-function parseJson(raw: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(raw);
-    return isPlainObject(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Only well-formed signals reach the runtime (anyone with access to Redis can publish). */
 function parseSignal(raw: string): TaskSignal | undefined {
-  const value = parseJson(raw);
+  const value = parseJsonObject(raw);
   if (value === undefined || typeof value['taskId'] !== 'string') return undefined;
   if (value['type'] === 'cancel') return { type: 'cancel', taskId: value['taskId'] };
   const responses = value['inputResponses'];
@@ -94,7 +84,7 @@ function parseSignal(raw: string): TaskSignal | undefined {
 
 /** Another process's change of `taskId` (this process's own were delivered locally already). */
 function parseChange(raw: string, taskId: string, origin: string): TaskRecord | undefined {
-  const value = parseJson(raw);
+  const value = parseJsonObject(raw);
   if (value === undefined || value['origin'] === origin) return undefined;
   const record = value['record'];
   if (!isPlainObject(record) || record['taskId'] !== taskId || !STATUSES.has(record['status'])) return undefined;
