@@ -18,24 +18,22 @@ export function createNodeHandler(factory: ConnectionFactory, options: HttpEngin
   const engine = createHttpEngine(factory, options);
   const maxBuffered = options.maxStreamBufferBytes ?? DEFAULT_MAX_STREAM_BUFFER_BYTES;
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
-    let pending: Promise<HttpResponse>;
+    // A callback, not a promise: a synchronous tool's answer is written in the tick its body ended.
+    // respond() never throws, and writes only the first answer.
+    const reply = (response: HttpResponse): void => respond(res, response, maxBuffered);
     try {
-      pending = engine.handle(new NodeRequest(req, res));
+      engine.handleThen(new NodeRequest(req, res), reply);
     } catch {
-      pending = Promise.resolve(INTERNAL_RESPONSE);
+      respond(res, INTERNAL_RESPONSE, maxBuffered);
     }
-    // One reaction on the engine's promise (no async frame around it); respond() never throws.
-    pending.then(
-      (response) => respond(res, response, maxBuffered),
-      () => respond(res, INTERNAL_RESPONSE, maxBuffered),
-    );
   };
   return Object.assign(handler, { engine, close: (closeOptions?: CloseOptions) => engine.close(closeOptions) });
 }
 
 /**
- * One node:http request as the engine sees it. The AbortSignal is created
- * only if something asks for it; the hot path uses onDisconnect instead.
+ * One node:http request as the engine sees it. Nothing watches for a
+ * disconnect until something asks (a request answered in the tick its body
+ * ended never does); the AbortSignal is created only if something asks for it.
  */
 class NodeRequest implements HttpRequest {
   readonly method: string;
@@ -46,9 +44,13 @@ class NodeRequest implements HttpRequest {
   remoteAddress?: string;
   private controller: AbortController | undefined;
   private disconnected = false;
+  private watching = false;
   private listeners: (() => void)[] | undefined;
 
-  constructor(private readonly req: IncomingMessage, res: ServerResponse) {
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+  ) {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     this.method = req.method ?? 'GET';
@@ -59,8 +61,40 @@ class NodeRequest implements HttpRequest {
     const { localPort, remoteAddress } = req.socket;
     if (localPort !== undefined) this.localPort = localPort;
     if (remoteAddress !== undefined) this.remoteAddress = remoteAddress;
+  }
+
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      this.watch();
+      if (this.disconnected) this.controller.abort();
+    }
+    return this.controller.signal;
+  }
+
+  onDisconnect(listener: () => void): void {
+    this.watch();
+    if (this.disconnected) listener();
+    else (this.listeners ??= []).push(listener);
+  }
+
+  // A promise, not a callback from the stream's 'end': its reaction runs in the async context the request
+  // arrived in (AsyncLocalStorage, an HTTP instrumentation's active span), which an event listener would not.
+  readBody(limit: number): Promise<BodyResult> {
+    return new Promise((resolve) => readBody(this.req, limit, resolve));
+  }
+
+  private watch(): void {
+    if (this.watching) return;
+    this.watching = true;
+    const res = this.res;
+    // Closed before we looked, without finishing: the client is gone already.
+    if (res.destroyed && !res.writableFinished) {
+      this.disconnected = true;
+      return;
+    }
     // 'close' before the response finished means the client went away ('on', not 'once': 'close' comes
-    // once per response, and once() would wrap the listener in another closure on every request).
+    // once per response, and once() would wrap the listener in another closure).
     res.on('close', () => {
       if (res.writableFinished || this.disconnected) return;
       this.disconnected = true;
@@ -69,23 +103,6 @@ class NodeRequest implements HttpRequest {
       this.listeners = undefined;
       for (const listener of listeners ?? []) listener();
     });
-  }
-
-  get signal(): AbortSignal {
-    if (this.controller === undefined) {
-      this.controller = new AbortController();
-      if (this.disconnected) this.controller.abort();
-    }
-    return this.controller.signal;
-  }
-
-  onDisconnect(listener: () => void): void {
-    if (this.disconnected) listener();
-    else (this.listeners ??= []).push(listener);
-  }
-
-  readBody(limit: number): Promise<BodyResult> {
-    return readBody(this.req, limit);
   }
 }
 
@@ -127,49 +144,48 @@ export function settleBody(req: IncomingMessage, result: BodyResult): void {
   settledBodies.set(req, result);
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
-  const settled = settledBodies.get(req);
-  if (settled !== undefined) return Promise.resolve(settled);
+/** Calls `resolve` once with the body: at once when a parser in front already read it, else when it ends. */
+function readBody(req: IncomingMessage, limit: number, resolve: (body: BodyResult) => void): void {
+  const decided = settledBodies.get(req);
+  if (decided !== undefined) return resolve(decided);
   const parsed = (req as { body?: unknown }).body;
-  if (parsed !== undefined && req.readableEnded) return Promise.resolve(alreadyParsed(req, parsed, limit));
+  if (parsed !== undefined && req.readableEnded) return resolve(alreadyParsed(req, parsed, limit));
   const declared = Number(req.headers['content-length']);
-  if (declared > limit) return Promise.resolve({ kind: 'too-large' });
-  return new Promise((resolve) => {
-    // Most bodies arrive in one chunk: it is decoded as it is, without a list or a copy.
-    let first: Buffer | undefined;
-    let chunks: Buffer[] | undefined;
-    let size = 0;
-    let settled = false;
-    // Settles once; the listeners stay (the request is done with either way), which saves four removals per request.
-    const finish = (result: BodyResult): void => {
-      if (settled) return;
-      settled = true;
-      first = undefined;
-      chunks = undefined;
-      resolve(result);
-    };
-    const onData = (chunk: Buffer): void => {
-      if (settled) return;
-      size += chunk.length;
-      if (size > limit) {
-        finish({ kind: 'too-large' });
-        req.resume(); // discard the rest
-        return;
-      }
-      if (first === undefined) first = chunk;
-      else (chunks ??= [first]).push(chunk);
-    };
-    const onEnd = (): void => {
-      if (settled) return;
-      const body = chunks !== undefined ? Buffer.concat(chunks, size) : first;
-      finish({ kind: 'text', text: body === undefined ? '' : body.toString('utf8') });
-    };
-    const onFail = (): void => finish({ kind: 'failed' });
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onFail);
-    req.on('close', onFail);
-  });
+  if (declared > limit) return resolve({ kind: 'too-large' });
+  // Most bodies arrive in one chunk: it is decoded as it is, without a list or a copy.
+  let first: Buffer | undefined;
+  let chunks: Buffer[] | undefined;
+  let size = 0;
+  let settled = false;
+  // Settles once; the listeners stay (the request is done with either way), which saves four removals per request.
+  const finish = (result: BodyResult): void => {
+    if (settled) return;
+    settled = true;
+    first = undefined;
+    chunks = undefined;
+    resolve(result);
+  };
+  const onData = (chunk: Buffer): void => {
+    if (settled) return;
+    size += chunk.length;
+    if (size > limit) {
+      finish({ kind: 'too-large' });
+      req.resume(); // discard the rest
+      return;
+    }
+    if (first === undefined) first = chunk;
+    else (chunks ??= [first]).push(chunk);
+  };
+  const onEnd = (): void => {
+    if (settled) return;
+    const body = chunks !== undefined ? Buffer.concat(chunks, size) : first;
+    finish({ kind: 'text', text: body === undefined ? '' : body.toString('utf8') });
+  };
+  const onFail = (): void => finish({ kind: 'failed' });
+  req.on('data', onData);
+  req.on('end', onEnd);
+  req.on('error', onFail);
+  req.on('close', onFail);
 }
 
 /**

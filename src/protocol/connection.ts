@@ -80,6 +80,11 @@ export type HandleResult = JsonRpcResponse | JsonRpcResponse[] | undefined;
  */
 export interface McpConnection {
   handleMessage(payload: unknown, extra?: MessageExtra): Promise<HandleResult>;
+  /**
+   * @internal `handleMessage` without its promise when the answer is ready at
+   * once (a synchronous handler): the HTTP engine answers in the same tick.
+   */
+  handleMessageNow?(payload: unknown, extra?: MessageExtra): HandleResult | Promise<HandleResult>;
   /** Aborts every in-flight request and rejects pending server→client requests. */
   close(reason?: string): void;
   /**

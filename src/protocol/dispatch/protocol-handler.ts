@@ -123,10 +123,18 @@ export class McpProtocolHandler implements McpConnection {
   }
 
   handleMessage(payload: unknown, extra: MessageExtra = {}): Promise<HandleResult> {
+    const answer = this.handleMessageNow(payload, extra);
+    return answer instanceof Promise ? answer : Promise.resolve(answer);
+  }
+
+  /** @internal `handleMessage`, with the answer itself (no promise) when a single request was answered synchronously. */
+  handleMessageNow(payload: unknown, extra: MessageExtra = {}): HandleResult | Promise<HandleResult> {
     if (Array.isArray(payload)) return this.#handleBatch(payload, extra);
     // The common case, a single request, goes straight to dispatch (no extra promise layer).
     const classified = classify(payload);
-    return classified.kind === 'request' ? this.#handleRequest(classified.message, extra) : this.#handleClassified(classified, extra);
+    if (classified.kind !== 'request') return this.#handleClassified(classified, extra);
+    // The observability hook (docs/observability.md): one property read when nobody subscribes.
+    return tracingRequests() ? observeRequest(this, classified.message, extra, () => this.#dispatch(classified.message, extra)) : this.#dispatchNow(classified.message, extra);
   }
 
   async #handleBatch(payload: unknown[], extra: MessageExtra): Promise<HandleResult> {
@@ -184,19 +192,24 @@ export class McpProtocolHandler implements McpConnection {
     return tracingRequests() ? observeRequest(this, request, extra, () => this.#dispatch(request, extra)) : this.#dispatch(request, extra);
   }
 
+  #dispatch(request: JsonRpcRequest, extra: MessageExtra): Promise<JsonRpcResponse | undefined> {
+    const answer = this.#dispatchNow(request, extra);
+    return answer instanceof Promise ? answer : Promise.resolve(answer);
+  }
+
   /**
    * Runs one request. Not async: when the handler answers synchronously (most
-   * tools do) the answer is built at once and handed back as one resolved
-   * promise, without an await per step. A handler that returns a promise, a
-   * timeout or middleware take `#settle`, the awaiting path.
+   * tools do) the answer is built and returned at once, without a promise or
+   * an await per step. A handler that returns a promise, a timeout or
+   * middleware take `#settle`, the awaiting path.
    */
-  #dispatch(request: JsonRpcRequest, extra: MessageExtra): Promise<JsonRpcResponse | undefined> {
+  #dispatchNow(request: JsonRpcRequest, extra: MessageExtra): JsonRpcResponse | undefined | Promise<JsonRpcResponse | undefined> {
     const { id, method } = request;
     const server = this.server;
     const session = this.#session;
     // On a shared stateless connection ids belong to unrelated clients: they may repeat.
     if (session?.inFlight(id) !== undefined) {
-      return Promise.resolve(errorResponseFrom(id, new JsonRpcProtocolError(ErrorCode.InvalidRequest, `Invalid Request: a request with id ${JSON.stringify(id)} is already in flight`)));
+      return errorResponseFrom(id, new JsonRpcProtocolError(ErrorCode.InvalidRequest, `Invalid Request: a request with id ${JSON.stringify(id)} is already in flight`));
     }
     const found = methodTable[method];
     const entry: RequestMethod | undefined = found?.kind === 'request' ? found : undefined;
@@ -231,7 +244,7 @@ export class McpProtocolHandler implements McpConnection {
       outcome = this.#failed(run, error);
     }
     this.#release(run);
-    return Promise.resolve(outcome);
+    return outcome;
   }
 
   /** The awaiting path of `#dispatch`: a handler's promise, raced with the request's timeout and (2026-07-28) the end of its round. */

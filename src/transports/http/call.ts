@@ -38,6 +38,7 @@ export class PostCall implements InflightCall {
   private stream: EventStream | undefined;
   private connectionOut: SseConnection | undefined;
   private done = false;
+  private tracked = false;
   private streamOnly = false;
   private protocolVersion: string | undefined;
   /** A single request's id: a shared session's stream names it (stream-origin.ts). */
@@ -55,8 +56,10 @@ export class PostCall implements InflightCall {
     this.generation = ctx.cluster !== undefined && target.session instanceof SharedHttpSession ? target.session.generation : 0;
   }
 
-  run(input: CallInput): Promise<HttpResponse> {
+  /** Answers through `reply`, once: in this very call when the handler answered synchronously. Never throws. */
+  run(input: CallInput, reply: (response: HttpResponse) => void): void {
     const { ctx, target, request } = this;
+    this.resolve = reply;
     this.streamOnly = input.streamOnly === true;
     this.protocolVersion = input.protocolVersion;
     this.requestId = input.requestId;
@@ -74,27 +77,40 @@ export class PostCall implements InflightCall {
       closeStream: this.resumable ? (options) => this.closeStream(options) : undefined,
     };
 
-    ctx.track(this);
     if (target.session !== undefined) target.session.inflight++;
+    let answer: HandleResult | Promise<HandleResult>;
+    try {
+      if (ctx.responseMode === 'sse' && input.hasRequest) this.startStream();
+      const connection = target.connection;
+      answer = connection.handleMessageNow !== undefined ? connection.handleMessageNow(input.payload, extra) : connection.handleMessage(input.payload, extra);
+    } catch (error) {
+      this.fail(error, input.requestId);
+      return;
+    }
+    if (!(answer instanceof Promise)) {
+      // Answered in this tick: the client cannot have gone away meanwhile, so nothing watches for it.
+      this.settle(answer, input);
+      return;
+    }
+    // In flight for shutdown (a call answered in this tick never is).
+    this.tracked = true;
+    ctx.track(this);
     if (request.onDisconnect !== undefined) request.onDisconnect(this.onDisconnect);
     else if (request.signal.aborted) this.onDisconnect();
     else request.signal.addEventListener('abort', this.onDisconnect, { once: true });
+    // One reaction, not a then + catch pair: whatever goes wrong while answering fails this request only.
+    answer.then(
+      (result) => this.settle(result, input),
+      (error: unknown) => this.fail(error, input.requestId),
+    );
+  }
 
-    return new Promise<HttpResponse>((resolve) => {
-      this.resolve = resolve;
-      if (ctx.responseMode === 'sse' && input.hasRequest) this.startStream();
-      // One reaction, not a then + catch pair: whatever goes wrong while answering fails this request only.
-      target.connection.handleMessage(input.payload, extra).then(
-        (result) => {
-          try {
-            this.complete(result, input.hasRequest);
-          } catch (error) {
-            this.fail(error, input.requestId);
-          }
-        },
-        (error: unknown) => this.fail(error, input.requestId),
-      );
-    });
+  private settle(result: HandleResult, input: CallInput): void {
+    try {
+      this.complete(result, input.hasRequest);
+    } catch (error) {
+      this.fail(error, input.requestId);
+    }
   }
 
   cancel(reason: string): void {
@@ -240,8 +256,11 @@ export class PostCall implements InflightCall {
     if (this.done) return;
     this.done = true;
     this.release?.();
-    if (this.request.onDisconnect === undefined) this.request.signal.removeEventListener('abort', this.onDisconnect);
-    this.ctx.untrack(this);
+    if (this.tracked) {
+      // Only an answer that waited is tracked and watches the connection.
+      if (this.request.onDisconnect === undefined) this.request.signal.removeEventListener('abort', this.onDisconnect);
+      this.ctx.untrack(this);
+    }
     const session = this.target.session;
     if (session !== undefined) {
       session.inflight--;

@@ -18,7 +18,7 @@ import { DEFAULT_PROTOCOL_VERSIONS } from './headers.js';
 import { LegacySseEndpoint } from './legacy-sse.js';
 import { positive } from './options.js';
 import { DEFAULT_MAX_BATCH_SIZE } from '../../protocol/scopes/options.js';
-import { handlePost } from './post.js';
+import { handlePost, postThen } from './post.js';
 import { createCors, type Cors } from './cors.js';
 import { createRebindingGuard, type RequestGuard } from './security.js';
 import { checkServerCardOptions, createServerCardRoute } from './server-card.js';
@@ -32,6 +32,11 @@ export interface CloseOptions {
 
 export interface HttpEngine {
   handle(request: HttpRequest): Promise<HttpResponse>;
+  /**
+   * @internal `handle` with a callback (node:http adapter): a plain POST to a synchronous
+   * handler is answered in the tick its body ended, with no promise. Never throws; replies once.
+   */
+  handleThen(request: HttpRequest, reply: (response: HttpResponse) => void): void;
   /** Stops accepting (503), lets in-flight requests finish within the grace period, then aborts them and ends every session. */
   close(options?: CloseOptions): Promise<void>;
   readonly closed: boolean;
@@ -140,25 +145,47 @@ class Engine implements HttpEngine, EngineContext {
 
   // Not async: the common request goes straight to serve's promise, with no wrapper promise around it.
   handle(request: HttpRequest): Promise<HttpResponse> {
+    const early = this.early(request);
+    if (early !== undefined) return early instanceof Promise ? early : Promise.resolve(early);
+    // A plain POST (no auth, no legacy SSE endpoint, no CORS to add) goes straight to handlePost's promise, which never rejects.
+    if (this.plainPost(request)) return handlePost(this, request, undefined);
+    return this.withCors(request);
+  }
+
+  handleThen(request: HttpRequest, reply: (response: HttpResponse) => void): void {
+    try {
+      const early = this.early(request);
+      if (early === undefined && this.plainPost(request)) return postThen(this, request, undefined, reply);
+      const answer = early ?? this.withCors(request);
+      if (!(answer instanceof Promise)) return reply(answer);
+      answer.then(reply, (error: unknown) => reply(failedResponse(error)));
+    } catch (error) {
+      reply(failedResponse(error));
+    }
+  }
+
+  /** What is answered before any other work: auth metadata, the server card, a DNS-rebinding attempt. */
+  private early(request: HttpRequest): HttpResponse | Promise<HttpResponse> | undefined {
     // Public, cross-origin and cacheable: answered before the Host/Origin checks.
     const metadata = this.auth?.metadata(request);
-    if (metadata !== undefined) return Promise.resolve(metadata);
+    if (metadata !== undefined) return metadata;
     const card = this.card?.(request);
-    if (card !== undefined) return Promise.resolve(card);
+    if (card !== undefined) return card;
     // Before any other work: a rebinding attempt learns nothing and costs nothing.
-    const forbidden = this.guard?.(request);
-    if (forbidden !== undefined) return Promise.resolve(forbidden);
+    return this.guard?.(request);
+  }
+
+  private withCors(request: HttpRequest): Promise<HttpResponse> {
     const origin = this.cors === undefined ? undefined : request.headers['origin'];
+    if (origin === undefined) return this.serve(request);
     // The guard accepted this Origin, so CORS may let the page read the answer.
-    // A plain POST (no auth, no legacy SSE endpoint) goes straight to handlePost's promise, which never rejects.
-    if (origin === undefined) return this.plainPost(request) ? handlePost(this, request, undefined) : this.serve(request);
     const cors = this.cors!;
     if (request.method === 'OPTIONS') return Promise.resolve(cors.preflight(request, origin));
     return this.serve(request).then((response) => cors.decorate(response, origin));
   }
 
   private plainPost(request: HttpRequest): boolean {
-    return request.method === 'POST' && !this.closing && this.auth === undefined && this.authenticate === undefined && this.legacy === undefined && (this.path === undefined || request.path === this.path);
+    return request.method === 'POST' && (this.cors === undefined || request.headers['origin'] === undefined) && !this.closing && this.auth === undefined && this.authenticate === undefined && this.legacy === undefined && (this.path === undefined || request.path === this.path);
   }
 
   private async serve(request: HttpRequest): Promise<HttpResponse> {

@@ -21,73 +21,122 @@ import { methodFacts } from '../../protocol/methods/table.js';
 import { payloadEra } from '../../protocol/wire/era.js';
 import { HttpSession, refusedSession, tooManyRequests } from './sessions.js';
 import { ErrorCode } from '../../jsonrpc/errors.js';
-import type { HttpRequest, HttpResponse } from './types.js';
+import type { BodyResult, HttpRequest, HttpResponse } from './types.js';
+
+type Reply = (response: HttpResponse) => void;
+
+/** `postThen` as a promise, which never rejects. */
+export function handlePost(ctx: EngineContext, request: HttpRequest, authInfo: AuthInfo | undefined): Promise<HttpResponse> {
+  return new Promise((resolve) => postThen(ctx, request, authInfo, resolve));
+}
 
 /**
- * Never rejects: a failure (a shared store that is down, a bug) is this request's answer, so the
- * engine hands this promise straight to the adapter, with no async frame (and microtask) around it.
+ * Answers a POST through `reply`, with one promise step (the body's) between
+ * the request and the answer when neither the session store nor the handler
+ * waits (a plain POST to a synchronous tool: every promise step costs the
+ * server ~0.5 µs at c=32). Never throws: a failure (a shared store that is down, a bug) is this
+ * request's answer. `reply` may be called more than once only after a bug; the
+ * adapters and the promise above keep the first.
  */
-export async function handlePost(ctx: EngineContext, request: HttpRequest, authInfo: AuthInfo | undefined): Promise<HttpResponse> {
+export function postThen(ctx: EngineContext, request: HttpRequest, authInfo: AuthInfo | undefined, reply: Reply): void {
   try {
     const rejected = validatePostHeaders(ctx, request);
-    if (rejected !== undefined) return rejected;
-
-    // Without a session id there is nothing to look up: no await (and no promise) for it.
+    if (rejected !== undefined) return reply(rejected);
+    // Without a session id there is nothing to look up: no promise for it.
     const lookup = findSession(ctx, request, authInfo);
-    const found = lookup instanceof Promise ? await lookup : lookup;
-    if (found.response !== undefined) return found.response;
+    if (!(lookup instanceof Promise)) return readThen(ctx, request, authInfo, lookup, reply);
+    lookup.then(
+      (found) => readThen(ctx, request, authInfo, found, reply),
+      (error: unknown) => reply(failedResponse(error)),
+    );
+  } catch (error) {
+    reply(failedResponse(error));
+  }
+}
 
-    // The body's promise awaited here, the parse inline: one microtask from the body's end to the dispatch
-    // (every step between the body and the response costs the server ~0.5 µs at c=32).
-    const parsed = parsePayload(request, await request.readBody(ctx.maxBodyBytes), ctx.maxBodyBytes, ctx.maxBatchSize);
-    if (!parsed.ok) return parsed.response;
-    let payload = parsed.payload;
-    if (ctx.cluster !== undefined && found.session !== undefined) {
-      // Answers and cancellations for requests running on other instances travel on the cluster channel.
-      const answered: string[] = [];
-      payload = ctx.cluster.intercept(found.session, payload, answered);
-      if (payload === undefined) return (answered.length === 0 ? undefined : await ctx.cluster.undelivered(answered)) ?? { status: 202, headers: { 'mcp-session-id': found.session.id } };
-    }
-    const shape = peek(payload);
-    if (found.session !== undefined && shape.hasRequest) {
-      const busy = tooManyRequests(ctx, found.session, shape.id);
-      if (busy !== undefined) return busy;
-    }
-    // Step-up (403) is decided before a session opens or a status is committed.
-    const forbidden = ctx.auth?.authorize(ctx.factory, payload, authInfo, shape.id);
-    if (forbidden !== undefined) return forbidden;
-    // Charged before a session opens; released when the call finishes (its body is held until then).
-    const release = ctx.inflight.charge(quotaOwnerOfRequest(authInfo, request.remoteAddress), parsed.bytes, shape.id);
-    if (typeof release !== 'function') return release;
-
-    let routed: CallTarget | HttpResponse;
+/** Step: the body, read only once the session is known (404 costs nothing). */
+function readThen(ctx: EngineContext, request: HttpRequest, authInfo: AuthInfo | undefined, found: Found, reply: Reply): void {
+  if (found.response !== undefined) return reply(found.response);
+  const session = found.session;
+  const onBody = (body: BodyResult): void => {
     try {
-      const target = route(ctx, request, found.session, payload, shape, authInfo);
-      routed = target instanceof Promise ? await target : target;
+      dispatchThen(ctx, request, authInfo, session, body, reply);
     } catch (error) {
-      release();
-      throw error;
+      reply(failedResponse(error));
     }
+  };
+  try {
+    // The one promise step of a plain POST: its reaction runs in the async context the request arrived in.
+    request.readBody(ctx.maxBodyBytes).then(onBody, (error: unknown) => reply(failedResponse(error)));
+  } catch (error) {
+    reply(failedResponse(error));
+  }
+}
+
+/** Steps: parse → cluster routing → per-session and per-client limits → auth → route → the call. */
+function dispatchThen(ctx: EngineContext, request: HttpRequest, authInfo: AuthInfo | undefined, session: HttpSession | undefined, body: BodyResult, reply: Reply): void {
+  const parsed = parsePayload(request, body, ctx.maxBodyBytes, ctx.maxBatchSize);
+  if (!parsed.ok) return reply(parsed.response);
+  let payload = parsed.payload;
+  if (ctx.cluster !== undefined && session !== undefined) {
+    // Answers and cancellations for requests running on other instances travel on the cluster channel.
+    const answered: string[] = [];
+    payload = ctx.cluster.intercept(session, payload, answered);
+    if (payload === undefined) {
+      const accepted: HttpResponse = { status: 202, headers: { 'mcp-session-id': session.id } };
+      if (answered.length === 0) return reply(accepted);
+      ctx.cluster.undelivered(answered).then(
+        (refused) => reply(refused ?? accepted),
+        (error: unknown) => reply(failedResponse(error)),
+      );
+      return;
+    }
+  }
+  const shape = peek(payload);
+  if (session !== undefined && shape.hasRequest) {
+    const busy = tooManyRequests(ctx, session, shape.id);
+    if (busy !== undefined) return reply(busy);
+  }
+  // Step-up (403) is decided before a session opens or a status is committed.
+  const forbidden = ctx.auth?.authorize(ctx.factory, payload, authInfo, shape.id);
+  if (forbidden !== undefined) return reply(forbidden);
+  // Charged before a session opens; released when the call finishes (its body is held until then).
+  const release = ctx.inflight.charge(quotaOwnerOfRequest(authInfo, request.remoteAddress), parsed.bytes, shape.id);
+  if (typeof release !== 'function') return reply(release);
+
+  const call = (routed: CallTarget | HttpResponse): void => {
     if ('status' in routed) {
       release();
-      return routed;
+      return reply(routed);
     }
-
     const versionHeader = request.headers['mcp-protocol-version'];
-    // `return await`, not `return`: an async function returning a promise waits two more microtasks for it.
-    return await new PostCall(ctx, request, routed).run({
-      payload,
-      hasRequest: shape.hasRequest,
-      requestId: shape.id,
-      protocolVersion: routed.modern ? versionHeader : (versionHeader ?? ASSUMED_PROTOCOL_VERSION),
-      authInfo,
-      release,
-      // A streaming method (subscriptions/listen) answers on a stream even when every other answer is JSON.
-      streamOnly: routed.modern && methodFacts(shape.method)?.streams === true,
-    });
+    // run() never throws: from here on the call answers and releases.
+    new PostCall(ctx, request, routed).run(
+      {
+        payload,
+        hasRequest: shape.hasRequest,
+        requestId: shape.id,
+        protocolVersion: routed.modern ? versionHeader : (versionHeader ?? ASSUMED_PROTOCOL_VERSION),
+        authInfo,
+        release,
+        // A streaming method (subscriptions/listen) answers on a stream even when every other answer is JSON.
+        streamOnly: routed.modern && methodFacts(shape.method)?.streams === true,
+      },
+      reply,
+    );
+  };
+  let target: CallTarget | HttpResponse | Promise<CallTarget | HttpResponse>;
+  try {
+    target = route(ctx, request, session, payload, shape, authInfo);
   } catch (error) {
-    return failedResponse(error);
+    release();
+    throw error;
   }
+  if (!(target instanceof Promise)) return call(target);
+  target.then(call, (error: unknown) => {
+    release();
+    reply(failedResponse(error));
+  });
 }
 
 /** Step: Accept, Content-Type and (for session requests) MCP-Protocol-Version. */
