@@ -216,10 +216,8 @@ export class McpProtocolHandler implements McpConnection {
     const run = new RunningRequest(id, method, entry, extra, entry?.cancellable !== false);
     const controller = run.controller;
     const transportSignal = extra.signal;
-    if (transportSignal) {
-      if (transportSignal.aborted) controller.abort(transportSignal.reason);
-      else transportSignal.addEventListener('abort', (run.onTransportAbort = () => controller.abort(transportSignal.reason)), { once: true });
-    }
+    // Watched only once the handler waits (#settle): nothing can abort it while it runs synchronously.
+    if (transportSignal?.aborted === true) controller.abort(transportSignal.reason);
     if (run.tracked && session === undefined) (this.#anonymous ??= new Set()).add(controller);
     else if (run.tracked) session!.track(id, controller);
     let outcome: JsonRpcResponse | undefined;
@@ -238,7 +236,11 @@ export class McpProtocolHandler implements McpConnection {
       const handle = entry.changesRecord === true ? changeRecord : plainHandle;
       const running = middleware.length === 0 ? handle(entry, params, ctx) : runMiddleware(middleware, method, params, ctx, async (p) => handle(entry, p, ctx));
       // Answered synchronously: nothing to race (a timeout or a round's end come later, and lose).
-      if (isThenable(running)) return this.#settle(run, running, params);
+      if (isThenable(running)) {
+        if (transportSignal?.aborted === true) controller.abort(transportSignal.reason);
+        else transportSignal?.addEventListener('abort', (run.onTransportAbort = () => controller.abort(transportSignal.reason)), { once: true });
+        return this.#settle(run, running, params);
+      }
       outcome = this.#answer(run, running);
     } catch (error) {
       outcome = this.#failed(run, error);

@@ -115,15 +115,22 @@ const MAX_VERDICTS = 32;
 /** Verdicts per header value and listening port; bounded, cleared when full. */
 class VerdictCache {
   private readonly entries = new Map<string, { port: number | undefined; ok: boolean }>();
+  // The last answer: comparing a short header string beats hashing it again (the same Host comes every time).
+  private last: { value: string; port: number | undefined; ok: boolean } | undefined;
 
   get(value: string, port: number | undefined): boolean | undefined {
+    const last = this.last;
+    if (last !== undefined && last.value === value && last.port === port) return last.ok;
     const entry = this.entries.get(value);
-    return entry !== undefined && entry.port === port ? entry.ok : undefined;
+    if (entry === undefined || entry.port !== port) return undefined;
+    this.last = { value, port, ok: entry.ok };
+    return entry.ok;
   }
 
   set(value: string, port: number | undefined, ok: boolean): boolean {
     if (this.entries.size >= MAX_VERDICTS) this.entries.clear();
     this.entries.set(value, { port, ok });
+    this.last = { value, port, ok };
     return ok;
   }
 }
