@@ -218,8 +218,6 @@ export class McpProtocolHandler implements McpConnection {
     const transportSignal = extra.signal;
     // Watched only once the handler waits (#settle): nothing can abort it while it runs synchronously.
     if (transportSignal?.aborted === true) controller.abort(transportSignal.reason);
-    if (run.tracked && session === undefined) (this.#anonymous ??= new Set()).add(controller);
-    else if (run.tracked) session!.track(id, controller);
     let outcome: JsonRpcResponse | undefined;
     try {
       // An unknown method is -32601 whatever its params look like.
@@ -237,6 +235,13 @@ export class McpProtocolHandler implements McpConnection {
       const running = middleware.length === 0 ? handle(entry, params, ctx) : runMiddleware(middleware, method, params, ctx, async (p) => handle(entry, p, ctx));
       // Answered synchronously: nothing to race (a timeout or a round's end come later, and lose).
       if (isThenable(running)) {
+        // In flight from here on: `notifications/cancelled`, close() and a repeated id see it. A request
+        // answered in this tick never is (nothing can reach it meanwhile), which saves a map entry per call.
+        if (run.cancellable) {
+          run.registered = true;
+          if (session === undefined) (this.#anonymous ??= new Set()).add(controller);
+          else session.track(id, controller);
+        }
         if (transportSignal?.aborted === true) controller.abort(transportSignal.reason);
         else transportSignal?.addEventListener('abort', (run.onTransportAbort = () => controller.abort(transportSignal.reason)), { once: true });
         return this.#settle(run, running, params);
@@ -315,8 +320,9 @@ export class McpProtocolHandler implements McpConnection {
     run.context?.finish();
     if (run.timer !== undefined) clearTimeout(run.timer);
     if (run.onTransportAbort) run.extra.signal?.removeEventListener('abort', run.onTransportAbort);
-    if (run.tracked && this.#session === undefined) this.#anonymous?.delete(run.controller);
-    else if (run.tracked) this.#session!.untrack(run.id);
+    if (!run.registered) return;
+    if (this.#session === undefined) this.#anonymous?.delete(run.controller);
+    else this.#session.untrack(run.id);
   }
 
   #context(request: JsonRpcRequest, params: Record<string, unknown>, era: EraInfo, abort: LazyAbort, extra: MessageExtra): MethodContext {
@@ -391,14 +397,16 @@ class RunningRequest {
   context: MethodContext | undefined = undefined;
   timer: ReturnType<typeof setTimeout> | undefined = undefined;
   onTransportAbort: (() => void) | undefined = undefined;
+  /** In the session's (or the shared connection's) in-flight set. */
+  registered = false;
 
   constructor(
     readonly id: JsonRpcId,
     readonly method: string,
     readonly entry: RequestMethod | undefined,
     readonly extra: MessageExtra,
-    /** Registered so that `notifications/cancelled` (or close) can abort it. */
-    readonly tracked: boolean,
+    /** Registered once it waits, so that `notifications/cancelled` (or close) can abort it. */
+    readonly cancellable: boolean,
   ) {}
 }
 
