@@ -31,4 +31,15 @@ describe('InflightBytes', () => {
     held();
     expect(quota.heldBy('busy')).toBe(0);
   });
+
+  it('splits into a check that holds nothing (refusal) and a charge without a check (hold), as a POST uses them', () => {
+    const quota = new InflightBytes(1_000);
+    expect(quota.refusal('a', 600, 1)).toBeUndefined();
+    expect(quota.heldBy('a')).toBe(0); // a call answered in the tick it was admitted never holds its body
+    const release = quota.hold('a', 600);
+    expect(quota.heldBy('a')).toBe(600);
+    expect(quota.refusal('a', 600, 2)).toMatchObject({ status: 429, headers: { 'retry-after': '1' } });
+    release();
+    expect(quota.refusal('a', 600, 2)).toBeUndefined();
+  });
 });

@@ -30,7 +30,10 @@ export interface CallInput {
   /** The answer is a stream whatever the response mode (`subscriptions/listen`). */
   streamOnly?: boolean;
   /** Gives back the request's in-flight bytes (maxInflightBytesPerClient) when the call finishes. */
-  release?: () => void;
+  release?: (() => void) | undefined;
+  /** Without `release`: whom to charge `bodyBytes` (admitted in this tick) if the call waits. */
+  quotaOwner?: string;
+  bodyBytes?: number;
 }
 
 export class PostCall implements InflightCall {
@@ -92,9 +95,10 @@ export class PostCall implements InflightCall {
       this.settle(answer, input);
       return;
     }
-    // In flight for shutdown (a call answered in this tick never is).
+    // In flight for shutdown and the client's byte quota (a call answered in this tick never is).
     this.tracked = true;
     ctx.track(this);
+    if (this.release === undefined && input.quotaOwner !== undefined) this.release = ctx.inflight.hold(input.quotaOwner, input.bodyBytes ?? 0);
     if (request.onDisconnect !== undefined) request.onDisconnect(this.onDisconnect);
     else if (request.signal.aborted) this.onDisconnect();
     else request.signal.addEventListener('abort', this.onDisconnect, { once: true });

@@ -25,16 +25,28 @@ export class InflightBytes {
    * is always admitted, so a limit below `maxBodyBytes` cannot lock it out.
    */
   charge(owner: string, bytes: number, id: JsonRpcId | undefined): (() => void) | HttpResponse {
+    return this.refusal(owner, bytes, id) ?? this.hold(owner, bytes);
+  }
+
+  /** The 429 answer when `bytes` more for `owner` would pass the limit (`charge` without the charge). */
+  refusal(owner: string, bytes: number, id: JsonRpcId | undefined): HttpResponse | undefined {
     const held = this.#held.get(owner) ?? 0;
-    if (held > 0 && held + bytes > this.maxBytes) {
-      return httpError(
-        429,
-        ErrorCode.InvalidRequest,
-        `Too many requests in flight: this client's running requests already hold ${held} bytes of request bodies, and this one ` +
-          `(${bytes} bytes) would pass the limit of ${this.maxBytes} (maxInflightBytesPerClient); wait for their answers, or close streams you no longer read`,
-        { headers: { 'retry-after': '1' }, ...(id === undefined ? {} : { id }) },
-      );
-    }
+    if (held === 0 || held + bytes <= this.maxBytes) return undefined;
+    return httpError(
+      429,
+      ErrorCode.InvalidRequest,
+      `Too many requests in flight: this client's running requests already hold ${held} bytes of request bodies, and this one ` +
+        `(${bytes} bytes) would pass the limit of ${this.maxBytes} (maxInflightBytesPerClient); wait for their answers, or close streams you no longer read`,
+      { headers: { 'retry-after': '1' }, ...(id === undefined ? {} : { id }) },
+    );
+  }
+
+  /**
+   * Charges `bytes` to `owner` without a check: for a request `refusal` admitted in the same
+   * tick. Returns the release (call it once).
+   */
+  hold(owner: string, bytes: number): () => void {
+    const held = this.#held.get(owner) ?? 0;
     if (held === 0 && this.#held.size >= MAX_IDLE_OWNERS) this.#sweep();
     this.#held.set(owner, held + bytes);
     let released = false;

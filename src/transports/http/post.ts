@@ -100,13 +100,14 @@ function dispatchThen(ctx: EngineContext, request: HttpRequest, authInfo: AuthIn
   // Step-up (403) is decided before a session opens or a status is committed.
   const forbidden = ctx.auth?.authorize(ctx.factory, payload, authInfo, shape.id);
   if (forbidden !== undefined) return reply(forbidden);
-  // Charged before a session opens; released when the call finishes (its body is held until then).
-  const release = ctx.inflight.charge(quotaOwnerOfRequest(authInfo, request.remoteAddress), parsed.bytes, shape.id);
-  if (typeof release !== 'function') return reply(release);
+  // Checked here; charged when the call waits, or before a session opens (its body is held until the call finishes).
+  const owner = quotaOwnerOfRequest(authInfo, request.remoteAddress);
+  const refused = ctx.inflight.refusal(owner, parsed.bytes, shape.id);
+  if (refused !== undefined) return reply(refused);
 
-  const call = (routed: CallTarget | HttpResponse): void => {
+  const call = (routed: CallTarget | HttpResponse, release: (() => void) | undefined): void => {
     if ('status' in routed) {
-      release();
+      release?.();
       return reply(routed);
     }
     const versionHeader = request.headers['mcp-protocol-version'];
@@ -119,24 +120,32 @@ function dispatchThen(ctx: EngineContext, request: HttpRequest, authInfo: AuthIn
         protocolVersion: routed.modern ? versionHeader : (versionHeader ?? ASSUMED_PROTOCOL_VERSION),
         authInfo,
         release,
+        quotaOwner: owner,
+        bodyBytes: parsed.bytes,
         // A streaming method (subscriptions/listen) answers on a stream even when every other answer is JSON.
         streamOnly: routed.modern && methodFacts(shape.method)?.streams === true,
       },
       reply,
     );
   };
-  let target: CallTarget | HttpResponse | Promise<CallTarget | HttpResponse>;
-  try {
-    target = route(ctx, request, session, payload, shape, authInfo);
-  } catch (error) {
-    release();
-    throw error;
-  }
-  if (!(target instanceof Promise)) return call(target);
-  target.then(call, (error: unknown) => {
-    release();
-    reply(failedResponse(error));
-  });
+  const target = route(ctx, request, session, payload, shape, authInfo);
+  if (!(target instanceof Promise)) return call(target, undefined);
+  // Opening a session waits: the body is charged meanwhile, so the client's other requests count it.
+  const release = ctx.inflight.hold(owner, parsed.bytes);
+  target.then(
+    (routed) => {
+      try {
+        call(routed, release);
+      } catch (error) {
+        release();
+        reply(failedResponse(error));
+      }
+    },
+    (error: unknown) => {
+      release();
+      reply(failedResponse(error));
+    },
+  );
 }
 
 /** Step: Accept, Content-Type and (for session requests) MCP-Protocol-Version. */
