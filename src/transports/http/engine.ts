@@ -260,6 +260,9 @@ class Engine implements HttpEngine, EngineContext {
   async close(options: CloseOptions = {}): Promise<void> {
     if (this.closing) return;
     this.closing = true;
+    // Called from a handler before its first await, close() runs before that call is tracked (PostCall.run
+    // tracks a call once its handler returned a promise): one microtask later it is, and gets its grace.
+    await Promise.resolve();
     const graceMs = options.graceMs ?? 5_000;
     if (this.calls.size > 0 && graceMs > 0) {
       await new Promise<void>((resolve) => {
