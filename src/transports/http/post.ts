@@ -14,6 +14,7 @@ import {
   httpError,
   missingSession,
   sessionNotFound,
+  shuttingDown,
   UnsupportedProtocolVersion,
 } from './errors.js';
 import { acceptedTypes, ASSUMED_PROTOCOL_VERSION, isJsonContentType } from './headers.js';
@@ -109,6 +110,15 @@ function dispatchThen(ctx: EngineContext, request: HttpRequest, authInfo: AuthIn
     if ('status' in routed) {
       release?.();
       return reply(routed);
+    }
+    // close() began while the body arrived (or the session opened): it is past this call, which would run unwatched.
+    if (ctx.closing) {
+      release?.();
+      if (routed.opensSession && routed.session !== undefined) {
+        const opened = routed.session;
+        void ctx.sessions.end(opened, 'server shutting down').catch((error: unknown) => ctx.sessions.report(`ending session ${opened.id} at shutdown failed`, error));
+      }
+      return reply(shuttingDown());
     }
     const versionHeader = request.headers['mcp-protocol-version'];
     // run() never throws: from here on the call answers and releases.
