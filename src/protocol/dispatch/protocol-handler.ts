@@ -123,12 +123,18 @@ export class McpProtocolHandler implements McpConnection {
   }
 
   handleMessage(payload: unknown, extra: MessageExtra = {}): Promise<HandleResult> {
-    const answer = this.handleMessageNow(payload, extra);
+    const answer = this.#handleNow(payload, extra);
     return answer instanceof Promise ? answer : Promise.resolve(answer);
   }
 
   /** @internal `handleMessage`, with the answer itself (no promise) when a single request was answered synchronously. */
   handleMessageNow(payload: unknown, extra: MessageExtra = {}): HandleResult | Promise<HandleResult> {
+    // A subclass's handleMessage override (a filter, an audit log) answers, as it does on every other transport.
+    if (this.handleMessage !== McpProtocolHandler.prototype.handleMessage) return Promise.resolve(this.handleMessage(payload, extra));
+    return this.#handleNow(payload, extra);
+  }
+
+  #handleNow(payload: unknown, extra: MessageExtra): HandleResult | Promise<HandleResult> {
     if (Array.isArray(payload)) return this.#handleBatch(payload, extra);
     // The common case, a single request, goes straight to dispatch (no extra promise layer).
     const classified = classify(payload);

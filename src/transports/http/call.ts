@@ -85,7 +85,8 @@ export class PostCall implements InflightCall {
     try {
       if (ctx.responseMode === 'sse' && input.hasRequest) this.startStream();
       const connection = target.connection;
-      answer = connection.handleMessageNow !== undefined ? connection.handleMessageNow(input.payload, extra) : connection.handleMessage(input.payload, extra);
+      // Promise.resolve: a connection of the caller's own may answer with another realm's promise, or a thenable.
+      answer = connection.handleMessageNow !== undefined ? connection.handleMessageNow(input.payload, extra) : Promise.resolve(connection.handleMessage(input.payload, extra));
     } catch (error) {
       this.fail(error, input.requestId);
       return;
