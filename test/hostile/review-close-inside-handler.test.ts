@@ -33,33 +33,21 @@ function shutdownServer(closing: Promise<void>[]): McpServer {
   return server;
 }
 
+/** Calls `tool` (which starts the shutdown) and expects its own answer, then the shutdown to finish. */
+async function expectAnswered(tool: string, text: string, stateless: boolean): Promise<void> {
+  const closing: Promise<void>[] = [];
+  listener = await listen(shutdownServer(closing), { port: 0, keepAliveMs: 0, ...(stateless ? { stateless: true } : {}) });
+  const headers = stateless ? { 'mcp-protocol-version': '2025-06-18' } : sessionHeaders(await openSession(listener.url));
+  const response = await post(listener.url, rpc(1, 'tools/call', { name: tool, arguments: {} }), headers);
+  expect(response.status).toBe(200);
+  expect(await response.json()).toMatchObject({ id: 1, result: { content: [{ type: 'text', text }] } });
+  await closing[0];
+}
+
 describe('close({ graceMs }) started by a handler before its first await', () => {
-  it('waits for that call and delivers its answer (session)', async () => {
-    const closing: Promise<void>[] = [];
-    listener = await listen(shutdownServer(closing), { port: 0, keepAliveMs: 0 });
-    const session = await openSession(listener.url);
-    const response = await post(listener.url, rpc(1, 'tools/call', { name: 'shutdown', arguments: {} }), sessionHeaders(session));
-    expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ id: 1, result: { content: [{ type: 'text', text: 'bye' }] } });
-    await closing[0];
-  });
+  it('waits for that call and delivers its answer (session)', () => expectAnswered('shutdown', 'bye', false));
 
-  it('waits for that call and delivers its answer (stateless)', async () => {
-    const closing: Promise<void>[] = [];
-    listener = await listen(shutdownServer(closing), { port: 0, keepAliveMs: 0, stateless: true });
-    const response = await post(listener.url, rpc(1, 'tools/call', { name: 'shutdown', arguments: {} }), { 'mcp-protocol-version': '2025-06-18' });
-    expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ id: 1, result: { content: [{ type: 'text', text: 'bye' }] } });
-    await closing[0];
-  });
+  it('waits for that call and delivers its answer (stateless)', () => expectAnswered('shutdown', 'bye', true));
 
-  it('still answers a synchronous handler that starts the shutdown', async () => {
-    const closing: Promise<void>[] = [];
-    listener = await listen(shutdownServer(closing), { port: 0, keepAliveMs: 0 });
-    const session = await openSession(listener.url);
-    const response = await post(listener.url, rpc(1, 'tools/call', { name: 'shutdownNow', arguments: {} }), sessionHeaders(session));
-    expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ id: 1, result: { content: [{ type: 'text', text: 'bye now' }] } });
-    await closing[0];
-  });
+  it('still answers a synchronous handler that starts the shutdown', () => expectAnswered('shutdownNow', 'bye now', false));
 });

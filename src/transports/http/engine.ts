@@ -143,13 +143,9 @@ class Engine implements HttpEngine, EngineContext {
     return this.auth?.resource;
   }
 
-  // Not async: the common request goes straight to serve's promise, with no wrapper promise around it.
+  // One routing for both forms: handleThen decides, this only wraps its answer.
   handle(request: HttpRequest): Promise<HttpResponse> {
-    const early = this.early(request);
-    if (early !== undefined) return early instanceof Promise ? early : Promise.resolve(early);
-    // A plain POST (no auth, no legacy SSE endpoint, no CORS to add) goes straight to handlePost's promise, which never rejects.
-    if (this.plainPost(request)) return handlePost(this, request, undefined);
-    return this.withCors(request);
+    return new Promise((resolve) => this.handleThen(request, resolve));
   }
 
   handleThen(request: HttpRequest, reply: (response: HttpResponse) => void): void {
