@@ -36,9 +36,9 @@ export function negotiatedRecord(
   clientCapabilities: ClientCapabilities,
   serverCapabilities: ServerCapabilities,
 ): SessionRecord {
-  const record: { -readonly [K in keyof SessionRecord]: SessionRecord[K] } = { v: 1, protocolVersion, clientCapabilities, serverCapabilities, subscriptions: NONE };
-  if (clientInfo !== undefined) record.clientInfo = clientInfo;
-  return record;
+  // One literal per shape: a property added afterwards would cost every session an out-of-object property array.
+  if (clientInfo === undefined) return { v: 1, protocolVersion, clientCapabilities, serverCapabilities, subscriptions: NONE };
+  return { v: 1, protocolVersion, clientInfo, clientCapabilities, serverCapabilities, subscriptions: NONE };
 }
 
 function invalid(field: string, expected: string): TypeError {

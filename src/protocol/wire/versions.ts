@@ -68,7 +68,8 @@ export function definesSsePriming(version: string | undefined): boolean {
 
 /** Legacy negotiation: the requested version when we speak it, else our latest legacy one. */
 export function negotiateLegacyVersion(requested: unknown, accepted: readonly ProtocolVersion[] = LEGACY_VERSIONS): LegacyVersion {
-  if (isLegacyVersion(requested) && accepted.includes(requested)) return requested;
+  // Our own constant, not the parsed string: every session keeps it.
+  if (isLegacyVersion(requested)) for (const version of accepted) if (version === requested) return version;
   const legacy = accepted.filter(isLegacyVersion);
   return legacy[legacy.length - 1] ?? LATEST_LEGACY_VERSION;
 }

@@ -33,6 +33,7 @@ export class HttpSession implements EventLog {
   private standaloneStream: EventStream | undefined;
   private streamCounter = 0;
   private connectionRef: McpConnection | undefined;
+  private reporter: ((error: unknown) => void) | undefined;
 
   constructor(
     readonly id: string,
@@ -74,9 +75,12 @@ export class HttpSession implements EventLog {
     return `${this.streamPrefix}s`;
   }
 
+  /** For this session's SSE streams: a failed event-store write is logged, not swallowed (made on first use). */
+  get storeErrorReporter(): (error: unknown) => void {
+    return (this.reporter ??= (error: unknown): void => this.report(`recording an SSE event of session ${this.id} in the event store failed (it was sent live but cannot be replayed)`, error));
+  }
+
   /** Where this session's resumable streams record their events; undefined without an event store. */
-  /** For this session's SSE streams: a failed event-store write is logged, not swallowed. */
-  readonly storeErrorReporter = (error: unknown): void => this.report(`recording an SSE event of session ${this.id} in the event store failed (it was sent live but cannot be replayed)`, error);
 
   get eventLog(): EventLog | undefined {
     return this.client.events === undefined ? undefined : this;
