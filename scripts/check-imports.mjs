@@ -24,6 +24,7 @@ const files = listSources(srcDir);
 const graph = new Map(files.map((f) => [f, importsOf(f)]));
 
 checkLayers();
+checkCliThroughEntries();
 checkCycles();
 if (docFile !== undefined) checkDoc();
 
@@ -94,6 +95,25 @@ function checkLayers() {
       problems.push(
         `upward import: ${rel(file)} (layer ${from.name}) imports ${rel(target)} (layer ${to.name}, above it).\n` +
           `  ${from.name} may import its own layer and: ${below}. Move what both need down, or pass it in from above.`,
+      );
+    }
+  }
+}
+
+// The build bundles the entries (scripts/bundle.mjs) and leaves dist/cli as it is: a CLI file that imported a
+// library file directly would load a second copy of it beside the bundle's.
+function checkCliThroughEntries() {
+  const cli = layers.find((layer) => layer.name === 'cli');
+  const entries = layers.find((layer) => layer.name === 'entries');
+  if (cli === undefined || entries === undefined) return;
+  for (const [file, targets] of graph) {
+    if (layerOf(file)?.name !== 'cli') continue;
+    for (const target of targets) {
+      const to = layerOf(target)?.name;
+      if (to === 'cli' || to === 'entries') continue;
+      problems.push(
+        `cli past the entries: ${rel(file)} imports ${rel(target)}.\n` +
+          `  The CLI reaches the library only through ${entries.paths.join(', ')} (the bundled files); import it from one of them.`,
       );
     }
   }

@@ -1,5 +1,5 @@
 /** The demo on Redis: REDIS_URL shares its state, so several demo instances act as one server (docs/scaling.md). */
-import type { RedisState } from '../redis/setup.js';
+import type { RedisState } from '../redis.js';
 import { CliError, Exit, usage } from './errors.js';
 
 interface RedisModule {
@@ -25,6 +25,6 @@ export async function demoRedisState(url: string, secret: string | undefined): P
   } catch (error) {
     throw new CliError(`cannot reach Redis at ${url}: ${error instanceof Error ? error.message : String(error)}`, Exit.UNREACHABLE);
   }
-  const { createRedisState } = await import('../redis/setup.js');
+  const { createRedisState } = await import('../redis.js');
   return createRedisState({ client: client as never, stateKeys: [secret] });
 }

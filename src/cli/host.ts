@@ -11,8 +11,7 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ConnectionFactory } from '../protocol/connection.js';
-import type { McpTransport } from '../transports/transport.js';
+import type { ConnectionFactory, McpTransport } from '../index.js';
 
 interface Servable extends ConnectionFactory {
   connect(transport: McpTransport): Promise<void>;
@@ -46,7 +45,7 @@ async function main(): Promise<void> {
       console.error(`mcpkit: ${entry} exports no server. Export it: \`export default server\` (or \`export const server\`, or \`export function createServer()\`).`);
       process.exit(5);
     }
-    const { listen } = await import('../adapters/node.js');
+    const { listen } = await import('../http.js');
     const allowedHosts = ['localhost', '127.0.0.1', '[::1]'].map((name) => `${name}:${publicPort}`);
     const listener = await listen(server, { port: 0, host: '127.0.0.1', legacySse: true, allowedHosts });
     process.send?.({ ready: listener.port });
@@ -54,7 +53,7 @@ async function main(): Promise<void> {
     return;
   }
   if (server) {
-    const { StdioTransport } = await import('../transports/stdio.js');
+    const { StdioTransport } = await import('../stdio.js');
     await server.connect(new StdioTransport());
   }
 }

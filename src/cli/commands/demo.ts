@@ -1,7 +1,6 @@
-import { StdioTransport } from '../../transports/stdio.js';
-import { listen } from '../../adapters/node.js';
-import type { AuthOptions } from '../../transports/http/auth/types.js';
-import type { McpServer } from '../../server/server.js';
+import { StdioTransport } from '../../stdio.js';
+import { listen } from '../../http.js';
+import type { AuthOptions, McpServer } from '../../index.js';
 import { parse, portOf } from '../args.js';
 import { Exit } from '../errors.js';
 import { onShutdown } from '../lifecycle.js';
