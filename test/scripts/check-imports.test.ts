@@ -58,6 +58,24 @@ describe('check-imports', () => {
     expect(out).toContain('upward import: src/bottom/b.ts (layer bottom) imports src/top/a.ts (layer top, above it)');
   });
 
+  it('fails on a CLI file importing a library file past the entries (the build bundles the entries only)', () => {
+    const layers = {
+      layers: [
+        { name: 'cli', paths: ['src/cli'], about: 'bin' },
+        { name: 'entries', paths: ['src/index.ts'], about: 'exports' },
+        { name: 'lib', paths: ['src/lib'], about: 'library' },
+      ],
+    };
+    const files = { 'layers.json': JSON.stringify(layers), 'src/index.ts': "export { x } from './lib/x.js';\n", 'src/lib/x.ts': 'export const x = 1;\n' };
+    const through = tree({ ...files, 'src/cli/main.ts': "import { x } from '../index.js';\nexport const y = x;\n" });
+    expect(check(through)).toMatchObject({ status: 0 });
+    const past = tree({ ...files, 'src/cli/main.ts': "import { x } from '../lib/x.js';\nexport const y = x;\n" });
+    const { status, out } = check(past);
+    expect(status).toBe(1);
+    expect(out).toContain('cli past the entries: src/cli/main.ts imports src/lib/x.ts');
+    expect(out).toContain('only through src/index.ts');
+  });
+
   it('fails on a file under no layer and on an import naming no file', () => {
     const root = tree({ 'src/top/a.ts': "import './gone.js';\n", 'src/elsewhere.ts': 'export {};\n' });
     const { status, out } = check(root);
