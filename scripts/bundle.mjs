@@ -42,6 +42,8 @@ try {
       // Class and function names survive the merge (error names, stack traces).
       keepNames: true,
       sourcemap: false,
+      // API docs live in the .d.ts files editors read; in the JavaScript they only cost bytes to load (26 → 23 ms).
+      comments: { jsdoc: false, legal: true, annotation: true },
     },
   });
   removeJs(dist, new Set([path.join(dist, 'cli'), staging]));
