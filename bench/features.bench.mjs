@@ -3,16 +3,24 @@
 // defaults), in-process: byte quotas (the in-flight charge and release), principal binding (the
 // quota owner and the session's principal check), auth (absent: the optional reads the engine
 // does), telemetry (the diagnostics-channel check), and the session store interface (get, touch).
-//   npm run build && node bench/features.bench.mjs [dist-dir]
+//   node bench/features.bench.mjs [tsc-output-dir]
 // Prints ns per request for each and its share of mcpkit's ~40 µs of server CPU per HTTP request.
+// It times internals, which the bundled dist/ has no files for (scripts/bundle.mjs): it compiles src/
+// with tsc into a temporary folder first, or loads another checkout's unbundled output
+// (`npx tsc -p tsconfig.build.json --outDir DIR` there) to compare.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const dist = path.resolve(process.argv[2] ?? new URL('../dist', import.meta.url).pathname);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = process.argv[2] === undefined ? compileSources() : path.resolve(process.argv[2]);
 const load = (p) => import(pathToFileURL(path.join(dist, p)).href);
 const { InflightBytes } = await load('transports/http/inflight.js');
 const { quotaOwnerOfRequest } = await load('transports/http/client-address.js');
-const { samePrincipal } = await load('protocol/principal.js');
+const { samePrincipal } = await load('protocol/request/principal.js');
 const { tracingRequests } = await load('protocol/observability/channels.js');
 const { MemorySessionStore } = await load('stores/memory.js');
 const { SessionRegistry } = await load('transports/http/sessions.js');
@@ -65,3 +73,12 @@ time('session store interface: get (sync store) + touch', () => {
 });
 store.close();
 if (sink === -1) process.stdout.write('');
+
+/** src/ as tsc emits it, one file per module (not bundled), in a folder removed on exit. */
+function compileSources() {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpkit-features-'));
+  process.on('exit', () => fs.rmSync(out, { recursive: true, force: true }));
+  const tsc = createRequire(path.join(root, 'package.json')).resolve('typescript/bin/tsc');
+  execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json'), '--outDir', out, '--declaration', 'false'], { stdio: 'inherit' });
+  return out;
+}

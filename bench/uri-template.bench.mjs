@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 
 const dist = resolve(process.argv[2] ?? new URL('../dist', import.meta.url).pathname);
-const { UriTemplate } = await import(pathToFileURL(`${dist}/registries/uri-template.js`).href);
+const { UriTemplate } = await import(pathToFileURL(`${dist}/index.js`).href); // the package entry: dist/ is bundled
 
 let sink = 0;
 const cpu = () => {

@@ -54,7 +54,7 @@ const cfAll = new Validator(structuredClone(schema), '2020-12', false);
 
 let mcpkit;
 try {
-  mcpkit = await import('../dist/schema/index.js');
+  mcpkit = await import('../dist/index.js'); // the package entry: dist/ is bundled
 } catch {
   mcpkit = undefined;
 }
