@@ -1,5 +1,5 @@
 /** node:http adapter: IncomingMessage/ServerResponse ↔ the engine. No protocol rules here. */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { canonicalResource, isLoopbackResource } from '../transports/http/auth/resource.js';
 import type { ConnectionFactory } from '../protocol/connection.js';
@@ -255,6 +255,9 @@ export interface McpHttpListener {
 /** Serves the MCP endpoint (default path /mcp) on a new node:http server. */
 export async function listen(factory: ConnectionFactory, options: ListenOptions = {}): Promise<McpHttpListener> {
   const { port = 0, host = '127.0.0.1', path = '/mcp', ...engineOptions } = options;
+  // Loaded here, not at import: the build shares this file with every entry (scripts/bundle.mjs), and
+  // `import 'mcpkit'` or a stdio server has no use for node:http (test/foundation/entry-builtins.test.ts).
+  const { createServer } = await import('node:http');
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
