@@ -22,11 +22,15 @@ function newestMtime(dir: string, accept: (name: string) => boolean): number {
   return newest;
 }
 
-/** True when dist is missing or some non-test source file changed after the last build. */
+/** True when dist is missing, is not the bundled build, or some non-test source file (or the bundler script) changed after the last build. */
 export function distIsStale(): boolean {
   const dist = join(root, 'dist');
-  if (!existsSync(join(dist, 'index.js'))) return true;
-  const source = newestMtime(join(root, 'src'), (name) => name.endsWith('.ts') && !name.endsWith('.test.ts'));
+  // No shared chunk: a plain tsc output, not `npm run build`'s bundle.
+  if (!existsSync(join(dist, 'index.js')) || !existsSync(join(dist, 'chunks'))) return true;
+  const source = Math.max(
+    newestMtime(join(root, 'src'), (name) => name.endsWith('.ts') && !name.endsWith('.test.ts')),
+    statSync(join(root, 'scripts', 'bundle.mjs')).mtimeMs,
+  );
   // tsc rewrites every output on each build, so the entry point's mtime is the build time.
   const built = statSync(join(dist, 'index.js')).mtimeMs;
   return source > built;
