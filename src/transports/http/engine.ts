@@ -102,7 +102,7 @@ class Engine implements HttpEngine, EngineContext {
     if (options.auth !== undefined && options.authenticate !== undefined) {
       throw new TypeError('Give either auth (OAuth resource server) or authenticate (your own check), not both');
     }
-    this.auth = options.auth === undefined ? undefined : createAuthGate(options.auth, options.path);
+    this.auth = options.auth === undefined ? undefined : createAuthGate(options.auth, options.path, reporterFor(factory.logger));
     this.path = options.path;
     // Resumability needs sessions: stateless streams cannot be resumed.
     this.eventStore =

@@ -31,7 +31,7 @@ export interface AuthGate {
 }
 
 /** Validates the options (throws a TypeError naming the problem) and builds the gate. */
-export function createAuthGate(options: AuthOptions, servedPath: string | undefined): AuthGate {
+export function createAuthGate(options: AuthOptions, servedPath: string | undefined, report?: (what: string, error: unknown) => void): AuthGate {
   if (options.resource === undefined) throw new TypeError('auth.resource is required: the canonical URL of this MCP endpoint (e.g. https://mcp.example.com/mcp)');
   const resource = canonicalResource(options.resource);
   if (servedPath !== undefined && resourcePath(resource) !== trimSlash(servedPath)) {
@@ -45,8 +45,11 @@ export function createAuthGate(options: AuthOptions, servedPath: string | undefi
     if (!URL.canParse(issuer)) throw new TypeError(`auth.authorizationServers: "${issuer}" is not an absolute URL`);
   }
   if (typeof options.verify !== 'function') throw new TypeError('auth.verify must be a function (token, request) => principal; see jwtVerifier in mcpkit/auth');
-  return new Gate(resource, options);
+  return new Gate(resource, options, report ?? ((what, error) => console.error(`mcpkit: ${what}`, error)));
 }
+
+/** How often a verifier that keeps failing is reported (the first failure always is). */
+const VERIFIER_REPORT_INTERVAL_MS = 60_000;
 
 class Gate implements AuthGate {
   private readonly metadataUrl: string;
@@ -55,11 +58,13 @@ class Gate implements AuthGate {
   private readonly implies: Implies | undefined;
   private readonly filterLists: boolean;
   private readonly target: VerifyTarget;
+  private lastReportAt = -Infinity;
   readonly metadata: (request: HttpRequest) => HttpResponse | undefined;
 
   constructor(
     readonly resource: string,
     options: AuthOptions,
+    private readonly report: (what: string, error: unknown) => void,
   ) {
     this.metadataUrl = metadataUrl(resource);
     this.required = scopeUnion(options.requiredScopes);
@@ -88,7 +93,13 @@ class Gate implements AuthGate {
       principal = await this.verify(token, request, this.target);
     } catch (error) {
       if (error instanceof InvalidTokenError) return this.refuse('invalid_token', `Unauthorized: ${error.message}`);
-      // The verifier could not decide (the JWKS or introspection endpoint is down): not the token's fault.
+      // The verifier could not decide (the JWKS or introspection endpoint is down, jose is not
+      // installed): not the token's fault. The client only sees 503, so the operator must see why.
+      const now = Date.now();
+      if (now - this.lastReportAt >= VERIFIER_REPORT_INTERVAL_MS) {
+        this.lastReportAt = now;
+        this.report('the auth verifier failed, so requests are answered 503 (reported at most once a minute)', error);
+      }
       return {
         response: httpError(503, ErrorCode.InternalError, 'Service unavailable: the access token could not be verified right now; retry later', {
           headers: { 'retry-after': '5' },
