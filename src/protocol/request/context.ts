@@ -5,9 +5,11 @@ import type { AuthInfo, MessageSink, RequestInfo } from '../connection.js';
 import type { LazyAbort } from './abort.js';
 import type { OutboundRequests } from './outbound.js';
 import { MissingClientCapabilityError } from '../wire/errors.js';
+import { ErrorCode, JsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import { shouldLog } from '../wire/logging.js';
 import { traceClientRequest, tracingClientRequests } from '../observability/channels.js';
 import type {
+  ClientCapabilities,
   CreateMessageParams,
   CreateMessageResult,
   ElicitParams,
@@ -223,29 +225,47 @@ export class RequestContext {
     const mode = params.mode ?? 'form';
     const declared = this.client.capabilities.elicitation;
     const supported = declared !== undefined && (mode === 'url' ? declared.url !== undefined : declared.url === undefined || declared.form !== undefined);
-    if (!supported) throw new MissingClientCapabilityError({ elicitation: mode === 'url' ? { url: {} } : {} }, `elicitation (${mode} mode)`);
+    if (!supported) throw this.#missingCapability({ elicitation: mode === 'url' ? { url: {} } : {} }, `elicitation (${mode} mode)`);
     return (await this.#ask('elicitation/create', params as unknown as Record<string, unknown>, options)) as ElicitResult;
   }
 
   /** Asks the client's model for a completion (sampling). */
   async sample(params: CreateMessageParams, options: ClientRequestOptions = {}): Promise<CreateMessageResult> {
     const declared = this.client.capabilities.sampling;
-    if (declared === undefined) throw new MissingClientCapabilityError({ sampling: {} }, 'sampling');
+    if (declared === undefined) throw this.#missingCapability({ sampling: {} }, 'sampling');
     if ((params.tools !== undefined || params.toolChoice !== undefined) && declared.tools === undefined) {
-      throw new MissingClientCapabilityError({ sampling: { tools: {} } }, 'sampling with tools');
+      throw this.#missingCapability({ sampling: { tools: {} } }, 'sampling with tools');
     }
     // From 2025-11-25, asking the client to include context needs its `sampling.context` capability.
     const withContext = params.includeContext === 'thisServer' || params.includeContext === 'allServers';
     if (withContext && declared.context === undefined && revision(this.protocolVersion).features.samplingContextCapability) {
-      throw new MissingClientCapabilityError({ sampling: { context: {} } }, 'sampling with context');
+      throw this.#missingCapability({ sampling: { context: {} } }, 'sampling with context');
     }
     return (await this.#ask('sampling/createMessage', params as unknown as Record<string, unknown>, options)) as CreateMessageResult;
   }
 
   /** Asks the client for its roots. */
   async listRoots(options: ClientRequestOptions = {}): Promise<ListRootsResult> {
-    if (this.client.capabilities.roots === undefined) throw new MissingClientCapabilityError({ roots: {} }, 'roots');
+    if (this.client.capabilities.roots === undefined) throw this.#missingCapability({ roots: {} }, 'roots');
     return (await this.#ask('roots/list', {}, options)) as ListRootsResult;
+  }
+
+  /**
+   * The error for a client capability the request lacks. A legacy request on the shared stateless
+   * endpoint never has one: its client's `initialize` was not kept, and no session could carry a
+   * server→client request anyway. Saying "the client did not declare" there would send the user
+   * looking at a client that did.
+   */
+  #missingCapability(required: ClientCapabilities, what: string): JsonRpcProtocolError {
+    if (this.era === 'legacy' && this.#host === undefined) {
+      return new JsonRpcProtocolError(
+        ErrorCode.InternalError,
+        `This request needs the client capability "${what}", which a stateless endpoint (stateless: true, the mountMcpHttp default) cannot know or use: ` +
+          'it keeps no session, so a legacy client\'s initialize is not remembered and the server cannot send it requests. ' +
+          'Serve with sessions (stateless: false, the listen default) or have the client speak 2026-07-28',
+      );
+    }
+    return new MissingClientCapabilityError(required, what);
   }
 
   /** Every server→client request goes through here: the observability hook sees both eras (docs/observability.md). */
