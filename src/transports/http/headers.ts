@@ -66,9 +66,9 @@ function parseJsonType(contentType: string): boolean {
   return (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase() === 'application/json';
 }
 
-/** A cryptographically random session id (a UUID: visible ASCII). */
+/** A cryptographically random session id: 128 bits as 32 URL-safe characters (visible ASCII). */
 export function mintSessionId(): string {
-  // 128 random bits, base64url (visible ASCII). Not randomUUID(): its result is a
+  // 128 random bits, two characters a byte (6 + 2 bits; visible ASCII). Not randomUUID(): its result is a
   // chain of concatenated pieces that would stay in memory as such per session.
   const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);
