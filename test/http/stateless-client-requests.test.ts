@@ -14,7 +14,7 @@ beforeAll(async () => {
     const answer = await ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
     return answer.action;
   });
-  server.tool('roots', {}, async (_args, ctx) => (await ctx.listRoots()).roots.length);
+  server.tool('roots', {}, async (_args, ctx) => String((await ctx.listRoots()).roots.length));
   listener = await listen(server, { port: 0, stateless: true, keepAliveMs: 0 });
 });
 afterAll(async () => {
