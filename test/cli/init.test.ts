@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { nextSteps } from '../../src/cli/commands/init.js';
 import { ROOT, mcpkit, run, tempDir } from './support.js';
 
 const temp = tempDir('init');
@@ -56,3 +57,17 @@ describe('mcpkit init', () => {
     expect((await mcpkit(['init'])).code).toBe(2);
   });
 });
+
+describe('mcpkit init: next steps', () => {
+  it('a Node that cannot run .ts files is shown the dist/ commands, which work on it', () => {
+    const old = nextSteps('weather', false, '20.19.0');
+    expect(old).toContain('npx mcpkit inspect dist/server.js');
+    expect(old).toContain('npx mcpkit dev dist/server.js');
+    expect(old).not.toContain('src/server.ts');
+    const stripping = nextSteps('weather', false, '22.18.0');
+    expect(stripping).toContain('npx mcpkit inspect src/server.ts');
+    expect(stripping).toContain('npm run dev');
+    expect(nextSteps('weather', true, '22.18.0')).toContain('npm install');
+  });
+});
+

@@ -5,6 +5,7 @@ import { parse } from '../args.js';
 import { CliError, Exit, usage } from '../errors.js';
 import { PACKAGE_ROOT, readPackage } from '../package-root.js';
 import { projectFiles } from '../scaffold.js';
+import { nodeFlagsFor } from '../target.js';
 
 export const help = `usage: mcpkit init <dir> [--name N] [--mcpkit SPEC] [--no-install]
 
@@ -56,12 +57,34 @@ export async function run(argv: string[]): Promise<number> {
     const code = await install(dir, spec.startsWith('file:'));
     if (code !== 0) throw new CliError(`npm install failed (exit ${code}) in ${shown}; fix the problem above and run it again there`, Exit.FAILURE);
   }
-  console.error(`
+  console.error(nextSteps(shown, values['no-install'] === true));
+  return Exit.OK;
+}
+
+/**
+ * What to run next. A Node that cannot run the .ts files (Node 20: no type stripping) gets the
+ * dist/ forms, so the printed commands work as printed instead of exiting 5.
+ */
+export function nextSteps(shown: string, noInstall: boolean, version = process.versions.node): string {
+  let runsTs = true;
+  try {
+    nodeFlagsFor('server.ts', version);
+  } catch {
+    runsTs = false;
+  }
+  const head = `
 next:
   cd ${shown}
-${values['no-install'] ? '  npm install\n' : ''}  npm test                      # compile and run the test
-  npm run dev                   # HTTP on http://127.0.0.1:3000/mcp, reload on change (Node ≥ 22.6)
+${noInstall ? '  npm install\n' : ''}  npm test                      # compile and run the test
+`;
+  if (runsTs) {
+    return `${head}  npm run dev                   # HTTP on http://127.0.0.1:3000/mcp, reload on change
   npx mcpkit inspect src/server.ts
-  npx mcpkit config claude-desktop src/server.ts`);
-  return Exit.OK;
+  npx mcpkit config claude-desktop src/server.ts`;
+  }
+  return `${head}  # Node ${version} cannot run .ts files (Node >= 22.6 can): use the compiled dist/
+  npx tsc --watch               # in another terminal: keeps dist/ up to date
+  npx mcpkit dev dist/server.js # HTTP on http://127.0.0.1:3000/mcp, reload on change
+  npx mcpkit inspect dist/server.js
+  npx mcpkit config claude-desktop dist/server.js`;
 }
