@@ -5,7 +5,7 @@ import { parse } from '../args.js';
 import { CliError, Exit, usage } from '../errors.js';
 import { PACKAGE_ROOT, readPackage } from '../package-root.js';
 import { projectFiles } from '../scaffold.js';
-import { nodeFlagsFor } from '../target.js';
+import { typeStripping } from '../target.js';
 
 export const help = `usage: mcpkit init <dir> [--name N] [--mcpkit SPEC] [--no-install]
 
@@ -66,18 +66,12 @@ export async function run(argv: string[]): Promise<number> {
  * dist/ forms, so the printed commands work as printed instead of exiting 5.
  */
 export function nextSteps(shown: string, noInstall: boolean, version = process.versions.node): string {
-  let runsTs = true;
-  try {
-    nodeFlagsFor('server.ts', version);
-  } catch {
-    runsTs = false;
-  }
   const head = `
 next:
   cd ${shown}
 ${noInstall ? '  npm install\n' : ''}  npm test                      # compile and run the test
 `;
-  if (runsTs) {
+  if (typeStripping(version) !== false) {
     return `${head}  npm run dev                   # HTTP on http://127.0.0.1:3000/mcp, reload on change
   npx mcpkit inspect src/server.ts
   npx mcpkit config claude-desktop src/server.ts`;

@@ -31,7 +31,7 @@ export interface AuthGate {
 }
 
 /** Validates the options (throws a TypeError naming the problem) and builds the gate. */
-export function createAuthGate(options: AuthOptions, servedPath: string | undefined, report?: (what: string, error: unknown) => void): AuthGate {
+export function createAuthGate(options: AuthOptions, servedPath: string | undefined, report: (what: string, error: unknown) => void): AuthGate {
   if (options.resource === undefined) throw new TypeError('auth.resource is required: the canonical URL of this MCP endpoint (e.g. https://mcp.example.com/mcp)');
   const resource = canonicalResource(options.resource);
   if (servedPath !== undefined && resourcePath(resource) !== trimSlash(servedPath)) {
@@ -45,7 +45,7 @@ export function createAuthGate(options: AuthOptions, servedPath: string | undefi
     if (!URL.canParse(issuer)) throw new TypeError(`auth.authorizationServers: "${issuer}" is not an absolute URL`);
   }
   if (typeof options.verify !== 'function') throw new TypeError('auth.verify must be a function (token, request) => principal; see jwtVerifier in mcpkit/auth');
-  return new Gate(resource, options, report ?? ((what, error) => console.error(`mcpkit: ${what}`, error)));
+  return new Gate(resource, options, report);
 }
 
 /** How often a verifier that keeps failing is reported (the first failure always is). */
