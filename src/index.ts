@@ -54,7 +54,7 @@ export { ConnectionClosedError, MissingClientCapabilityError, RequestTimeoutErro
 export { TaskInputTimeoutError } from './protocol/scopes/task-runtime.js';
 export { McpProtocolHandler } from './protocol/dispatch/protocol-handler.js';
 export { buildServerMetadata, type McpServerMetadata } from './protocol/wire/metadata.js';
-export type { MethodTypes, MiddlewareContext, MiddlewareFn } from './protocol/request/middleware.js';
+export type { MethodTypes, MiddlewareContext, MiddlewareFn } from './protocol/methods/middleware-types.js';
 export { ClientRequestError, ClientRequestTimeoutError, MalformedClientAnswerError } from './protocol/request/outbound.js';
 export type * from './protocol/wire/types.js';
 export { UriTemplate, UriTemplateError } from './registries/uri-template.js';

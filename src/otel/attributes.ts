@@ -27,7 +27,7 @@ export const DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 3
 
 /** `{mcp.method.name} {target}`: tool and prompt names only (resource URIs are high-cardinality). */
 export function spanName(message: RequestMessage): string {
-  return message.target !== undefined && (message.method === 'tools/call' || message.method === 'prompts/get') ? `${message.method} ${message.target}` : message.method;
+  return message.target !== undefined && (message.targetKind === 'tool' || message.targetKind === 'prompt') ? `${message.method} ${message.target}` : message.method;
 }
 
 /** stdio is a pipe; HTTP runs over TCP. */
@@ -51,10 +51,10 @@ export function sessionAttributes(transport: string | undefined, protocolVersion
 export function operationAttributes(message: RequestMessage, protocolVersion: string | undefined): Attributes {
   const attributes: Attributes = { [ATTR.method]: message.method };
   if (message.target !== undefined) {
-    if (message.method === 'tools/call') {
+    if (message.targetKind === 'tool') {
       attributes[ATTR.toolName] = message.target;
       attributes[ATTR.operation] = 'execute_tool';
-    } else if (message.method === 'prompts/get') attributes[ATTR.promptName] = message.target;
+    } else if (message.targetKind === 'prompt') attributes[ATTR.promptName] = message.target;
   }
   if (protocolVersion !== undefined) attributes[ATTR.protocolVersion] = protocolVersion;
   transportAttributes(message.transport, attributes);
@@ -66,7 +66,7 @@ export function serverSpanAttributes(message: RequestMessage): Attributes {
   const attributes = operationAttributes(message, message.protocolVersion);
   if (message.id !== null) attributes[ATTR.requestId] = String(message.id);
   if (message.sessionId !== undefined) attributes[ATTR.sessionId] = message.sessionId;
-  if (message.target !== undefined && message.method.startsWith('resources/')) attributes[ATTR.resourceUri] = message.target;
+  if (message.target !== undefined && message.targetKind === 'resource') attributes[ATTR.resourceUri] = message.target;
   return attributes;
 }
 
@@ -95,7 +95,7 @@ export function requestOutcome(message: RequestMessage): Outcome {
     return { errorType: code, statusCode: code, message: response.error.message };
   }
   const result = response.result as { isError?: unknown } | undefined;
-  if (message.method === 'tools/call' && result?.isError === true) return { errorType: 'tool_error' };
+  if (message.targetKind === 'tool' && result?.isError === true) return { errorType: 'tool_error' };
   return {};
 }
 

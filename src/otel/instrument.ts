@@ -175,7 +175,7 @@ class Telemetry {
       const ambientSpan = remote ? trace.getSpanContext(ambient) : undefined;
       const links: Link[] = ambientSpan !== undefined ? [{ context: ambientSpan }] : [];
       span = this.#tracer.startSpan(spanName(message), { kind: SpanKind.SERVER, attributes: serverSpanAttributes(message), links }, parent);
-      if (this.#capture && message.method === 'tools/call') setJson(span, ATTR.toolArguments, message.params?.['arguments']);
+      if (this.#capture && message.targetKind === 'tool') setJson(span, ATTR.toolArguments, message.params?.['arguments']);
     }
     const state = holding({ message, span, context: span !== undefined ? trace.setSpan(parent, span) : parent, started: performance.now() });
     this.#requests.set(message, state);
@@ -192,9 +192,9 @@ class Telemetry {
     const response = message.result;
     const result = response !== undefined && 'result' in response ? (response.result as Record<string, unknown> | undefined) : undefined;
     // initialize is served in the version it negotiated, which only its answer tells.
-    const negotiated = message.method === 'initialize' && typeof result?.['protocolVersion'] === 'string' ? result['protocolVersion'] : message.protocolVersion;
+    const negotiated = message.negotiates === true && typeof result?.['protocolVersion'] === 'string' ? result['protocolVersion'] : message.protocolVersion;
     if (negotiated !== message.protocolVersion && negotiated !== undefined) span.setAttribute(ATTR.protocolVersion, negotiated);
-    if (this.#capture && message.method === 'tools/call' && outcome.errorType === undefined) setJson(span, ATTR.toolResult, result);
+    if (this.#capture && message.targetKind === 'tool' && outcome.errorType === undefined) setJson(span, ATTR.toolResult, result);
     settle(span, outcome);
     span.end();
     const attributes = operationAttributes(message, negotiated);

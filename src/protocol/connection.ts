@@ -79,12 +79,12 @@ export type HandleResult = JsonRpcResponse | JsonRpcResponse[] | undefined;
  * touches bytes.
  */
 export interface McpConnection {
-  handleMessage(payload: unknown, extra?: MessageExtra): Promise<HandleResult>;
   /**
-   * @internal `handleMessage` without its promise when the answer is ready at
-   * once (a synchronous handler): the HTTP engine answers in the same tick.
+   * Handles one message or batch: the answer itself when it is ready at once
+   * (a synchronous handler: a transport writes it in the same tick), else a
+   * promise (or any thenable). `await` it when the difference does not matter.
    */
-  handleMessageNow?(payload: unknown, extra?: MessageExtra): HandleResult | Promise<HandleResult>;
+  handleMessage(payload: unknown, extra?: MessageExtra): HandleResult | PromiseLike<HandleResult>;
   /** Aborts every in-flight request and rejects pending server→client requests. */
   close(reason?: string): void;
   /**

@@ -5,8 +5,10 @@ import { parseSessionRecord, type SessionRecord } from '../protocol/wire/session
 import type { RequestContext } from '../protocol/request/context.js';
 import type { Logger, ProtocolOptions } from '../protocol/scopes/options.js';
 import { McpProtocolHandler } from '../protocol/dispatch/protocol-handler.js';
+import { methodTable } from '../protocol/methods/table.js';
 import { buildServerMetadata, type McpServerMetadata } from '../protocol/wire/metadata.js';
-import type { Middleware, MiddlewareFn } from '../protocol/request/middleware.js';
+import type { Middleware } from '../protocol/request/middleware.js';
+import type { MiddlewareFn } from '../protocol/methods/middleware-types.js';
 import type { Implementation, ServerCapabilities } from '../protocol/wire/types.js';
 import { errorResponseFrom, parseErrorResponse } from '../jsonrpc/errors.js';
 import { isPlainObject, isValidId, type JsonRpcErrorResponse } from '../jsonrpc/message.js';
@@ -222,45 +224,11 @@ export class McpServer extends Authoring implements ConnectionFactory {
     return this.openConnection({ ...options, record: parseSessionRecord(record) });
   }
 
-  /** The scopes a request needs: those its tool, prompt or resource was registered with (HTTP `auth` checks them). */
+  /** The scopes a request needs (the method table's `scopes` fact: those its tool, prompt or resource was registered with); HTTP `auth` checks them. */
   scopesFor(method: string, params: unknown): readonly string[] | undefined {
-    if (!isPlainObject(params)) return undefined;
-    const name = params['name'];
-    switch (method) {
-      case 'tools/call':
-        return typeof name === 'string' ? this.tools.get(name)?.scopes : undefined;
-      case 'prompts/get':
-        return typeof name === 'string' ? this.prompts.get(name)?.scopes : undefined;
-      case 'resources/read':
-      case 'resources/subscribe':
-        return typeof params['uri'] === 'string' ? this.#resourceScopes(params['uri']) : undefined;
-      case 'subscriptions/listen': {
-        // Update notifications of a resource are as protected as reading it.
-        const filter = params['notifications'];
-        const uris = isPlainObject(filter) ? filter['resourceSubscriptions'] : undefined;
-        if (!Array.isArray(uris)) return undefined;
-        const needed = new Set<string>();
-        for (const uri of uris) if (typeof uri === 'string') for (const scope of this.#resourceScopes(uri) ?? []) needed.add(scope);
-        return needed.size === 0 ? undefined : [...needed];
-      }
-      case 'completion/complete': {
-        const ref = params['ref'];
-        if (!isPlainObject(ref)) return undefined;
-        if (ref['type'] === 'ref/prompt' && typeof ref['name'] === 'string') return this.prompts.get(ref['name'])?.scopes;
-        if (ref['type'] === 'ref/resource' && typeof ref['uri'] === 'string') return this.resources.templates.get(ref['uri'])?.scopes;
-        return undefined;
-      }
-      default:
-        return undefined;
-    }
-  }
-
-  #resourceScopes(uri: string): readonly string[] | undefined {
-    const resource = this.resources.get(uri);
-    if (resource !== undefined) return resource.scopes;
-    // Refused as too long when handled; matching it first would let any token holder stall the event loop.
-    if (uri.length > this.resources.maxUriLength) return undefined;
-    return this.resources.templates.match(uri)?.entry.template.scopes;
+    const entry = methodTable[method];
+    if (entry?.kind !== 'request' || entry.scopes === undefined || !isPlainObject(params)) return undefined;
+    return entry.scopes(this.#scope, params);
   }
 
   /** Serves this server over a transport (several may be attached at once). */

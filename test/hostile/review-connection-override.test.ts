@@ -1,11 +1,12 @@
 /**
  * The HTTP engine serves any ConnectionFactory (McpConnection and
- * McpProtocolHandler are public). It used to call `handleMessage` for every
- * POST; the callback path calls the handler's internal `handleMessageNow`
- * instead, which skipped a subclass's `handleMessage` override (here a filter
- * that refuses a tool: the tool ran anyway over HTTP, though not over stdio),
- * and took a connection's promise from another realm (or any thenable) for
- * the answer itself: 200 with `{}`.
+ * McpProtocolHandler are public). A second, internal entry point once skipped
+ * a subclass's `handleMessage` override over HTTP (here a filter that refuses
+ * a tool: the tool ran anyway, though not over stdio); `handleMessage` is now
+ * the only one. Subclassing is not an extension point (middleware is), but
+ * nothing bypasses the method every transport calls. A connection's promise
+ * from another realm (or any thenable) was once taken for the answer itself:
+ * 200 with `{}`.
  */
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -38,7 +39,7 @@ class FilteringHandler extends McpProtocolHandler {
     if (message.method === 'tools/call' && message.params?.name === 'danger') {
       return Promise.resolve({ jsonrpc: '2.0', id: message.id ?? null, error: { code: -32600, message: 'refused by the filter' } });
     }
-    return super.handleMessage(payload, extra);
+    return Promise.resolve(super.handleMessage(payload, extra));
   }
 }
 

@@ -10,7 +10,7 @@ import { resolveEra, type EraInfo } from './request-era.js';
 import { mapError } from '../request/error-map.js';
 import { ConnectionClosedError, RequestCancelledError, RequestTimeoutError } from '../wire/errors.js';
 import { requireExtensions } from '../extensions.js';
-import { methodTable, type RequestMethod } from '../methods/table.js';
+import { methodTable, type MethodEntry, type RequestMethod } from '../methods/table.js';
 import type { RecordUpdate } from '../methods/shared.js';
 import { runMiddleware } from '../request/middleware.js';
 import { InputRequiredSignal, MrtrBroker } from '../request/mrtr.js';
@@ -122,25 +122,17 @@ export class McpProtocolHandler implements McpConnection {
     return (this.#session?.inFlightCount ?? 0) + (this.#anonymous?.size ?? 0);
   }
 
-  handleMessage(payload: unknown, extra: MessageExtra = {}): Promise<HandleResult> {
-    const answer = this.#handleNow(payload, extra);
-    return answer instanceof Promise ? answer : Promise.resolve(answer);
-  }
-
-  /** @internal `handleMessage`, with the answer itself (no promise) when a single request was answered synchronously. */
-  handleMessageNow(payload: unknown, extra: MessageExtra = {}): HandleResult | Promise<HandleResult> {
-    // A subclass's handleMessage override (a filter, an audit log) answers, as it does on every other transport.
-    if (this.handleMessage !== McpProtocolHandler.prototype.handleMessage) return Promise.resolve(this.handleMessage(payload, extra));
-    return this.#handleNow(payload, extra);
-  }
-
-  #handleNow(payload: unknown, extra: MessageExtra): HandleResult | Promise<HandleResult> {
+  /**
+   * Handles one message or batch. The answer itself when a single request was
+   * answered synchronously (most tools are), a promise otherwise: transports
+   * write a synchronous answer in the same tick. Never throws or rejects for
+   * anything the peer sent.
+   */
+  handleMessage(payload: unknown, extra: MessageExtra = {}): HandleResult | Promise<HandleResult> {
     if (Array.isArray(payload)) return this.#handleBatch(payload, extra);
     // The common case, a single request, goes straight to dispatch (no extra promise layer).
     const classified = classify(payload);
-    if (classified.kind !== 'request') return this.#handleClassified(classified, extra);
-    // The observability hook (docs/observability.md): one property read when nobody subscribes.
-    return tracingRequests() ? observeRequest(this, classified.message, extra, () => this.#dispatch(classified.message, extra)) : this.#dispatchNow(classified.message, extra);
+    return classified.kind === 'request' ? this.#handleRequest(classified.message, extra) : this.#handleClassified(classified, extra);
   }
 
   async #handleBatch(payload: unknown[], extra: MessageExtra): Promise<HandleResult> {
@@ -193,14 +185,10 @@ export class McpProtocolHandler implements McpConnection {
     }
   }
 
-  #handleRequest(request: JsonRpcRequest, extra: MessageExtra): Promise<JsonRpcResponse | undefined> {
-    // The observability hook (docs/observability.md): one property read when nobody subscribes.
-    return tracingRequests() ? observeRequest(this, request, extra, () => this.#dispatch(request, extra)) : this.#dispatch(request, extra);
-  }
-
-  #dispatch(request: JsonRpcRequest, extra: MessageExtra): Promise<JsonRpcResponse | undefined> {
-    const answer = this.#dispatchNow(request, extra);
-    return answer instanceof Promise ? answer : Promise.resolve(answer);
+  /** One request: the tracing branch, written once (docs/observability.md: one property read when nobody subscribes). */
+  #handleRequest(request: JsonRpcRequest, extra: MessageExtra): JsonRpcResponse | undefined | Promise<JsonRpcResponse | undefined> {
+    const found = methodTable[request.method];
+    return tracingRequests() ? observeRequest(this, request, found, extra, () => this.#dispatch(request, found, extra)) : this.#dispatch(request, found, extra);
   }
 
   /**
@@ -209,7 +197,7 @@ export class McpProtocolHandler implements McpConnection {
    * an await per step. A handler that returns a promise, a timeout or
    * middleware take `#settle`, the awaiting path.
    */
-  #dispatchNow(request: JsonRpcRequest, extra: MessageExtra): JsonRpcResponse | undefined | Promise<JsonRpcResponse | undefined> {
+  #dispatch(request: JsonRpcRequest, found: MethodEntry | undefined, extra: MessageExtra): JsonRpcResponse | undefined | Promise<JsonRpcResponse | undefined> {
     const { id, method } = request;
     const server = this.server;
     const session = this.#session;
@@ -217,7 +205,6 @@ export class McpProtocolHandler implements McpConnection {
     if (session?.inFlight(id) !== undefined) {
       return errorResponseFrom(id, new JsonRpcProtocolError(ErrorCode.InvalidRequest, `Invalid Request: a request with id ${JSON.stringify(id)} is already in flight`));
     }
-    const found = methodTable[method];
     const entry: RequestMethod | undefined = found?.kind === 'request' ? found : undefined;
     const run = new RunningRequest(id, method, entry, extra, entry?.cancellable !== false);
     const controller = run.controller;

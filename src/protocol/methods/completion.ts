@@ -1,3 +1,4 @@
+import { isPlainObject } from '../../jsonrpc/message.js';
 import type { Completer } from '../../registries/types.js';
 import type { RequestContext } from '../request/context.js';
 import { invalidParams } from '../wire/errors.js';
@@ -12,6 +13,14 @@ export const complete: RequestMethod = {
   kind: 'request',
   eras: BOTH_ERAS,
   gate: declares('completions'),
+  // Completing a prompt's or a template's arguments needs what using it needs.
+  scopes: (server, params) => {
+    const ref = params['ref'];
+    if (!isPlainObject(ref)) return undefined;
+    if (ref['type'] === 'ref/prompt' && typeof ref['name'] === 'string') return server.prompts.get(ref['name'])?.scopes;
+    if (ref['type'] === 'ref/resource' && typeof ref['uri'] === 'string') return server.resources.templates.get(ref['uri'])?.scopes;
+    return undefined;
+  },
   async handle(params, context) {
     const server = context.server;
     const ref = optionalObject(params, 'ref');

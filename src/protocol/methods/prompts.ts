@@ -1,8 +1,8 @@
-import type { McpPrompt } from '../../registries/types.js';
+import type { McpPrompt, PromptDescription } from '../../registries/types.js';
 import type { RequestContext } from '../request/context.js';
 import { invalidParams } from '../wire/errors.js';
-import { BOTH_ERAS } from '../wire/method-facts.js';
-import { declares, optionalObject, listPage, pick, requireString, type RequestMethod } from './shared.js';
+import { BOTH_ERAS, PROMPT_TARGET } from '../wire/method-facts.js';
+import { declares, optionalObject, listPage, pick, promptScopes, requireString, type RequestMethod } from './shared.js';
 
 const PROMPT_FIELDS = ['title', 'description', 'icons', '_meta'] as const;
 const ARGUMENT_FIELDS = ['title', 'description', 'required'] as const;
@@ -13,7 +13,7 @@ function wirePrompt(prompt: McpPrompt<RequestContext>): Record<string, unknown> 
   return wire;
 }
 
-export const listPrompts: RequestMethod = {
+export const listPrompts: RequestMethod<'prompts/list', { cursor?: string }, { prompts: PromptDescription[]; nextCursor?: string }> = {
   method: 'prompts/list',
   kind: 'request',
   eras: BOTH_ERAS,
@@ -22,13 +22,15 @@ export const listPrompts: RequestMethod = {
   handle: (params, context) => listPage(context, params, 'prompts', context.server.prompts, wirePrompt),
 };
 
-export const getPrompt: RequestMethod = {
+export const getPrompt: RequestMethod<'prompts/get', { name: string; arguments?: Record<string, string> }, { description?: string; messages: unknown[] }> = {
   method: 'prompts/get',
   kind: 'request',
   eras: BOTH_ERAS,
   gate: declares('prompts'),
   asksClient: true,
   routingName: 'name',
+  target: PROMPT_TARGET,
+  scopes: promptScopes,
   downgrade: 'messages',
   async handle(params, context) {
     const name = requireString(params, 'name');

@@ -1,7 +1,7 @@
-import type { McpReadResult, McpResource, McpResourceTemplate } from '../../registries/types.js';
+import type { McpReadResult, McpResource, McpResourceTemplate, ResourceDescription, ResourceTemplateDescription } from '../../registries/types.js';
 import type { RequestContext } from '../request/context.js';
-import { BOTH_ERAS } from '../wire/method-facts.js';
-import { declares, listPage, pick, requireString, type RequestMethod } from './shared.js';
+import { BOTH_ERAS, RESOURCE_TARGET } from '../wire/method-facts.js';
+import { declares, listPage, pick, requireString, uriScopes, type RequestMethod } from './shared.js';
 
 const RESOURCE_FIELDS = ['title', 'description', 'mimeType', 'size', 'icons', 'annotations', '_meta'] as const;
 const TEMPLATE_FIELDS = ['title', 'description', 'mimeType', 'icons', 'annotations', '_meta'] as const;
@@ -14,7 +14,7 @@ function wireTemplate(template: McpResourceTemplate<RequestContext>): Record<str
   return pick(template, TEMPLATE_FIELDS, { uriTemplate: template.uriTemplate, name: template.name });
 }
 
-export const listResources: RequestMethod = {
+export const listResources: RequestMethod<'resources/list', { cursor?: string }, { resources: ResourceDescription[]; nextCursor?: string }> = {
   method: 'resources/list',
   kind: 'request',
   eras: BOTH_ERAS,
@@ -23,7 +23,7 @@ export const listResources: RequestMethod = {
   handle: (params, context) => listPage(context, params, 'resources', context.server.resources, wireResource),
 };
 
-export const listTemplates: RequestMethod = {
+export const listTemplates: RequestMethod<'resources/templates/list', { cursor?: string }, { resourceTemplates: ResourceTemplateDescription[]; nextCursor?: string }> = {
   method: 'resources/templates/list',
   kind: 'request',
   eras: BOTH_ERAS,
@@ -49,7 +49,7 @@ function isResultObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && (Array.isArray((value as Record<string, unknown>)['contents']) || (value as Record<string, unknown>)['resultType'] !== undefined);
 }
 
-export const readResource: RequestMethod = {
+export const readResource: RequestMethod<'resources/read', { uri: string }, { contents: Record<string, unknown>[] }> = {
   method: 'resources/read',
   kind: 'request',
   eras: BOTH_ERAS,
@@ -57,6 +57,8 @@ export const readResource: RequestMethod = {
   cacheable: true,
   asksClient: true,
   routingName: 'uri',
+  target: RESOURCE_TARGET,
+  scopes: uriScopes,
   async handle(params, context) {
     const uri = requireString(params, 'uri');
     const registry = context.server.resources;

@@ -8,9 +8,21 @@ import type { RecordChange, SessionScope } from '../scopes/session-scope.js';
 import type { ServerCapabilities } from '../wire/types.js';
 import type { MethodFacts } from '../wire/method-facts.js';
 
-/** One request method: its facts, what gates it, and its handler. */
-export interface RequestMethod extends MethodFacts {
+/**
+ * One request method: its facts, what gates it, and its handler. `M`, `P` and
+ * `R` are its name, params and result as middleware sees them (`MethodTypes`
+ * in `table.ts` is read from the entries that declare them).
+ */
+export interface RequestMethod<M extends string = string, P = Record<string, unknown>, R = unknown> extends MethodFacts {
+  readonly method: M;
   readonly kind: 'request';
+  /**
+   * The scopes a request needs: those its tool, prompt or resource was
+   * registered with (`ConnectionFactory.scopesFor`, which the HTTP auth gate asks).
+   */
+  scopes?(server: ServerScope, params: Record<string, unknown>): readonly string[] | undefined;
+  /** Types only, never set: the params and result middleware sees. */
+  readonly types?: { readonly params: P; readonly result: R };
   /** Whether this server offers the method (a capability it declares); absent: always. */
   readonly gate?: (server: ServerScope) => boolean;
   /** Extensions the client must declare in its capabilities to call it (-32021 otherwise). */
@@ -45,6 +57,24 @@ export interface RecordUpdate {
   readonly result: Record<string, unknown>;
   readonly change: RecordChange | undefined;
 }
+
+/** The scopes of the resource (or resource template) `uri` names. */
+export function resourceScopes(server: ServerScope, uri: string): readonly string[] | undefined {
+  const resources = server.resources;
+  const resource = resources.get(uri);
+  if (resource !== undefined) return resource.scopes;
+  // Too long to be a resource: never matched against the templates (it would be refused anyway).
+  if (uri.length > resources.maxUriLength) return undefined;
+  return resources.templates.match(uri)?.entry.template.scopes;
+}
+
+/** `scopes` of a method that names a tool or prompt in `params.name`, or a resource in `params.uri`. */
+export const toolScopes = (server: ServerScope, params: Record<string, unknown>): readonly string[] | undefined =>
+  typeof params['name'] === 'string' ? server.tools.get(params['name'])?.scopes : undefined;
+export const promptScopes = (server: ServerScope, params: Record<string, unknown>): readonly string[] | undefined =>
+  typeof params['name'] === 'string' ? server.prompts.get(params['name'])?.scopes : undefined;
+export const uriScopes = (server: ServerScope, params: Record<string, unknown>): readonly string[] | undefined =>
+  typeof params['uri'] === 'string' ? resourceScopes(server, params['uri']) : undefined;
 
 /** A gate: the server declares this capability. */
 export function declares(name: keyof ServerCapabilities): (server: ServerScope) => boolean {

@@ -1,4 +1,5 @@
 import { ErrorCode, JsonRpcProtocolError } from '../../jsonrpc/errors.js';
+import { isPlainObject } from '../../jsonrpc/message.js';
 import { McpResourceNotFoundError } from '../../registries/errors.js';
 import type { BusEvent } from '../../stores/bus.js';
 import type { TaskRecord } from '../../stores/tasks.js';
@@ -7,8 +8,8 @@ import type { MethodContext } from '../scopes/method-context.js';
 import type { ServerScope } from '../scopes/server-scope.js';
 import { SubscriptionSet } from '../scopes/subscription-set.js';
 import { revision, type ProtocolVersion } from '../wire/versions.js';
-import { LEGACY_ONLY, MODERN_ONLY } from '../wire/method-facts.js';
-import { optionalObject, requireString, type RecordUpdate, type RequestMethod } from './shared.js';
+import { LEGACY_ONLY, MODERN_ONLY, RESOURCE_TARGET } from '../wire/method-facts.js';
+import { optionalObject, requireString, resourceScopes, uriScopes, type RecordUpdate, type RequestMethod } from './shared.js';
 import { requireExtensions } from '../extensions.js';
 import { principalOf } from '../request/principal.js';
 import { detailedTask, TASKS_EXTENSION } from '../scopes/task-runtime.js';
@@ -53,6 +54,9 @@ function subscription(action: 'subscribe' | 'unsubscribe'): RequestMethod {
     method: `resources/${action}`,
     kind: 'request',
     eras: LEGACY_ONLY,
+    target: RESOURCE_TARGET,
+    // Unsubscribing needs nothing: it only stops what a subscription started.
+    ...(action === 'subscribe' ? { scopes: uriScopes } : {}),
     gate: (server) => server.getMetadata().capabilities.resources?.subscribe === true,
     changesRecord: true,
     handle(params, ctx): RecordUpdate {
@@ -130,6 +134,15 @@ export const listen: RequestMethod = {
   gate: (server) => {
     const caps = server.getMetadata().capabilities;
     return caps.tools?.listChanged === true || caps.prompts?.listChanged === true || caps.resources !== undefined;
+  },
+  // Update notifications of a resource are as protected as reading it.
+  scopes: (server, params) => {
+    const filter = params['notifications'];
+    const uris = isPlainObject(filter) ? filter['resourceSubscriptions'] : undefined;
+    if (!Array.isArray(uris)) return undefined;
+    const needed = new Set<string>();
+    for (const uri of uris) if (typeof uri === 'string') for (const scope of resourceScopes(server, uri) ?? []) needed.add(scope);
+    return needed.size === 0 ? undefined : [...needed];
   },
   async handle(params, context) {
     const requested = optionalObject(params, 'notifications');

@@ -6,9 +6,10 @@ import type { MethodContext } from '../scopes/method-context.js';
 import type { ServerScope } from '../scopes/server-scope.js';
 import { callToolAsTask, taskOptionsOf } from '../scopes/task-runtime.js';
 import { checkParamHeaders } from '../wire/routing-headers.js';
-import { BOTH_ERAS } from '../wire/method-facts.js';
+import { BOTH_ERAS, TOOL_TARGET } from '../wire/method-facts.js';
 import { isThenable } from '../../util/thenable.js';
-import { declares, optionalObject, listPage, pick, requireString, type RequestMethod } from './shared.js';
+import type { McpToolResult, ToolDescription } from '../../registries/types.js';
+import { declares, optionalObject, listPage, pick, requireString, toolScopes, type RequestMethod } from './shared.js';
 
 const DEFAULT_INPUT_SCHEMA = Object.freeze({ type: 'object' });
 const TOOL_FIELDS = ['title', 'description', 'outputSchema', 'annotations', 'icons', 'execution', '_meta'] as const;
@@ -18,7 +19,7 @@ export function wireTool(tool: McpTool<never, RequestContext>): Record<string, u
   return pick(tool, TOOL_FIELDS, { name: tool.name, inputSchema: tool.inputSchema ?? DEFAULT_INPUT_SCHEMA });
 }
 
-export const listTools: RequestMethod = {
+export const listTools: RequestMethod<'tools/list', { cursor?: string }, { tools: ToolDescription[]; nextCursor?: string }> = {
   method: 'tools/list',
   kind: 'request',
   eras: BOTH_ERAS,
@@ -33,13 +34,15 @@ function toolTimeout(tool: unknown): number | undefined {
   return typeof value === 'number' && value > 0 ? value : undefined;
 }
 
-export const callTool: RequestMethod = {
+export const callTool: RequestMethod<'tools/call', { name: string; arguments?: Record<string, unknown> }, McpToolResult> = {
   method: 'tools/call',
   kind: 'request',
   eras: BOTH_ERAS,
   gate: declares('tools'),
   asksClient: true,
   routingName: 'name',
+  target: TOOL_TARGET,
+  scopes: toolScopes,
   downgrade: 'content',
   timeoutMs: (server, params) => {
     const name = params['name'];

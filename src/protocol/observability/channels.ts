@@ -26,8 +26,12 @@ export interface RequestMessage {
   readonly id: JsonRpcId;
   /** The request's params, as received (never modified). */
   readonly params: Record<string, unknown> | undefined;
-  /** The tool or prompt name (`tools/call`, `prompts/get`) or resource URI (`resources/*`). */
+  /** The tool or prompt name (`tools/call`, `prompts/get`) or resource URI (`resources/*`): the method table's `target` fact. */
   readonly target: string | undefined;
+  /** What `target` names (`tool`, `prompt`, `resource`); undefined with no target. */
+  readonly targetKind?: 'tool' | 'prompt' | 'resource' | undefined;
+  /** The request negotiates a session (`initialize`): its result names the revision agreed on. */
+  readonly negotiates?: boolean;
   /** The legacy (Streamable HTTP) session; 2026-07-28 requests and stdio have none. */
   readonly sessionId: string | undefined;
   /** The revision the request is served in (for `initialize`: the one the client asked for). */
@@ -98,8 +102,9 @@ export function tracingClientRequests(): boolean {
   return clientRequests.start.hasSubscribers;
 }
 
-export function traceRequest(message: RequestMessage, run: () => Promise<JsonRpcResponse | undefined>): Promise<JsonRpcResponse | undefined> {
-  return requests.tracePromise(run, message);
+export function traceRequest<T extends JsonRpcResponse | undefined>(message: RequestMessage, run: () => T | Promise<T>): Promise<T> {
+  // tracePromise wants a promise: a synchronous answer is wrapped here, in the one traced branch.
+  return requests.tracePromise(() => Promise.resolve(run()), message);
 }
 
 export function traceClientRequest(message: ClientRequestMessage, run: (params: Record<string, unknown>) => Promise<unknown>): Promise<unknown> {

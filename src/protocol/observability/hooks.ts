@@ -5,8 +5,8 @@
 import type { JsonRpcRequest, JsonRpcResponse } from '../../jsonrpc/message.js';
 import { isPlainObject } from '../../jsonrpc/message.js';
 import type { MessageExtra } from '../connection.js';
-import { META_PROTOCOL_VERSION } from '../wire/meta-keys.js';
-import { LATEST_LEGACY_VERSION } from '../wire/versions.js';
+import { paramsVersion } from '../wire/era.js';
+import type { MethodFacts } from '../wire/method-facts.js';
 import { traceRequest, type RequestMessage } from './channels.js';
 
 /** What the hooks read of a connection (the protocol handler fits; naming it here would import upwards). */
@@ -17,45 +17,33 @@ export interface ObservedConnection {
   readonly record?: { readonly protocolVersion: string } | undefined;
 }
 
-/** Runs `dispatch` inside the `mcpkit:request` tracing channel. */
-export function observeRequest(
+/**
+ * Runs `dispatch` inside the `mcpkit:request` tracing channel. Everything about
+ * the method comes from its table entry (`facts`: undefined for an unknown
+ * method), the revision from the era classifier.
+ */
+export function observeRequest<T extends JsonRpcResponse | undefined>(
   handler: ObservedConnection,
   request: JsonRpcRequest,
+  facts: MethodFacts | undefined,
   extra: MessageExtra,
-  dispatch: () => Promise<JsonRpcResponse | undefined>,
-): Promise<JsonRpcResponse | undefined> {
+  dispatch: () => T | Promise<T>,
+): Promise<T> {
   const params = isPlainObject(request.params) ? request.params : undefined;
   const meta = params !== undefined && isPlainObject(params['_meta']) ? params['_meta'] : undefined;
-  const target = params?.[request.method.startsWith('resources/') ? 'uri' : 'name'];
+  const named = facts?.target;
+  const target = named === undefined ? undefined : params?.[named.param];
   const message: RequestMessage = {
     method: request.method,
     id: request.id,
     params,
-    target: typeof target === 'string' && hasTarget(request.method) ? target : undefined,
+    target: typeof target === 'string' ? target : undefined,
+    targetKind: typeof target === 'string' ? named!.kind : undefined,
+    negotiates: facts?.negotiates === true,
     sessionId: handler.sessionId,
-    protocolVersion: protocolVersionOf(handler, request.method, params, meta, extra.protocolVersion),
+    protocolVersion: handler.record?.protocolVersion ?? paramsVersion(params, extra.protocolVersion, facts?.negotiates === true),
     transport: extra.requestInfo !== undefined ? 'http' : handler.transport,
     meta,
   };
   return traceRequest(message, dispatch);
-}
-
-function hasTarget(method: string): boolean {
-  return method === 'tools/call' || method === 'prompts/get' || method === 'resources/read' || method === 'resources/subscribe' || method === 'resources/unsubscribe';
-}
-
-/** The revision this request is served in, by the rule `resolveEra` applies (best effort: never throws). */
-function protocolVersionOf(
-  handler: ObservedConnection,
-  method: string,
-  params: Record<string, unknown> | undefined,
-  meta: Record<string, unknown> | undefined,
-  header: string | undefined,
-): string | undefined {
-  const record = handler.record;
-  if (record !== undefined) return record.protocolVersion;
-  const metaVersion = meta?.[META_PROTOCOL_VERSION];
-  if (typeof metaVersion === 'string') return metaVersion;
-  if (method === 'initialize' && typeof params?.['protocolVersion'] === 'string') return params['protocolVersion'];
-  return header ?? LATEST_LEGACY_VERSION;
 }

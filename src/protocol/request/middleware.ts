@@ -1,34 +1,22 @@
-import type { McpToolResult, PromptDescription, ResourceDescription, ResourceTemplateDescription, ToolDescription } from '../../registries/types.js';
 import type { RequestContext } from './context.js';
 
-/** Params and results of the methods middleware most often touches; others are loosely typed. */
-export interface MethodTypes {
-  'tools/list': { params: { cursor?: string }; result: { tools: ToolDescription[]; nextCursor?: string } };
-  'tools/call': { params: { name: string; arguments?: Record<string, unknown> }; result: McpToolResult };
-  'resources/list': { params: { cursor?: string }; result: { resources: ResourceDescription[]; nextCursor?: string } };
-  'resources/templates/list': { params: { cursor?: string }; result: { resourceTemplates: ResourceTemplateDescription[]; nextCursor?: string } };
-  'resources/read': { params: { uri: string }; result: { contents: Record<string, unknown>[] } };
-  'prompts/list': { params: { cursor?: string }; result: { prompts: PromptDescription[]; nextCursor?: string } };
-  'prompts/get': { params: { name: string; arguments?: Record<string, string> }; result: { description?: string; messages: unknown[] } };
-}
-
-export type ParamsOf<M extends string> = M extends keyof MethodTypes ? MethodTypes[M]['params'] & { _meta?: Record<string, unknown> } : Record<string, unknown>;
-export type ResultOf<M extends string> = M extends keyof MethodTypes ? MethodTypes[M]['result'] : unknown;
-
-export interface MiddlewareContext<M extends string = string> {
+/**
+ * What a middleware sees of one request. `P` is the params' type: the typed
+ * form (`MiddlewareContext<M>`) reads it from the method table
+ * (`methods/middleware-types.ts`).
+ */
+export interface MiddlewareContextOf<M extends string = string, P = Record<string, unknown>> {
   readonly method: M;
   /** The request's params; replace or mutate them before calling `next()`. */
-  params: ParamsOf<M>;
+  params: P;
   /** The handler context (signal, client, auth info, per-request `state`…). */
   readonly request: RequestContext;
 }
 
-export type MiddlewareFn<M extends string = string> = (ctx: MiddlewareContext<M>, next: () => Promise<ResultOf<M>>) => Promise<ResultOf<M>>;
-
 /** A registered middleware: around every request, or only around one method. */
 export interface Middleware {
   method: string | undefined;
-  fn: MiddlewareFn;
+  fn: (ctx: MiddlewareContextOf, next: () => Promise<unknown>) => Promise<unknown>;
 }
 
 /** Runs the onion: each middleware sees the method and params, calls next(), and may change the result. */
@@ -40,7 +28,7 @@ export function runMiddleware(
   final: (params: Record<string, unknown>) => Promise<unknown>,
 ): Promise<unknown> {
   if (chain === undefined || chain.length === 0) return final(params);
-  const ctx: MiddlewareContext = { method, params, request };
+  const ctx: MiddlewareContextOf = { method, params, request };
   const step = async (index: number): Promise<unknown> => {
     for (let i = index; i < chain.length; i++) {
       const mw = chain[i]!;

@@ -1,6 +1,6 @@
 import { isPlainObject } from '../../jsonrpc/message.js';
 import { META_PROTOCOL_VERSION } from './meta-keys.js';
-import { isLegacyVersion } from './versions.js';
+import { isLegacyVersion, LATEST_LEGACY_VERSION } from './versions.js';
 import type { Era } from './method-facts.js';
 
 /**
@@ -27,4 +27,20 @@ export function payloadEra(payload: unknown, header: string | undefined): Era {
   if (header !== undefined && !isLegacyVersion(header)) return 'modern';
   for (const item of payload) if (eraOf(item, undefined) === 'modern') return 'modern';
   return 'legacy';
+}
+
+/**
+ * The revision a message outside a negotiated session is served in, by the
+ * same rule: a modern message's `_meta` version, else the legacy header, else
+ * the latest legacy revision. `negotiates` (`initialize`): the revision the
+ * client asks for. Never throws (a malformed modern message says undefined).
+ */
+export function paramsVersion(params: unknown, header: string | undefined, negotiates = false): string | undefined {
+  if (paramsEra(params, header) === 'modern') {
+    const meta = isPlainObject(params) ? params['_meta'] : undefined;
+    const version = isPlainObject(meta) ? meta[META_PROTOCOL_VERSION] : undefined;
+    return typeof version === 'string' ? version : header;
+  }
+  if (negotiates && isPlainObject(params) && typeof params['protocolVersion'] === 'string') return params['protocolVersion'];
+  return header !== undefined && isLegacyVersion(header) ? header : LATEST_LEGACY_VERSION;
 }

@@ -17,6 +17,12 @@ export interface MethodFacts {
   readonly asksClient?: boolean;
   /** The params field `Mcp-Name` mirrors (2026-07-28 HTTP routing headers). */
   readonly routingName?: 'name' | 'uri' | 'taskId';
+  /**
+   * The tool, prompt or resource the request names, and the params field that
+   * names it: what observability reports (`RequestMessage.target`, OpenTelemetry's
+   * tool name, prompt name and resource URI attributes).
+   */
+  readonly target?: MethodTarget;
   /** Answered on a stream that stays open (HTTP: always SSE). */
   readonly streams?: boolean;
   /** Where the result carries content blocks older revisions may not know (replaced by text for them). */
@@ -26,6 +32,16 @@ export interface MethodFacts {
   /** False for requests the client may not cancel (`initialize`): they are not tracked. */
   readonly cancellable?: boolean;
 }
+
+/** What a request names (`MethodFacts.target`). */
+export interface MethodTarget {
+  readonly kind: 'tool' | 'prompt' | 'resource';
+  readonly param: 'name' | 'uri';
+}
+
+export const TOOL_TARGET: MethodTarget = Object.freeze({ kind: 'tool', param: 'name' });
+export const PROMPT_TARGET: MethodTarget = Object.freeze({ kind: 'prompt', param: 'name' });
+export const RESOURCE_TARGET: MethodTarget = Object.freeze({ kind: 'resource', param: 'uri' });
 
 export const LEGACY_ONLY: readonly Era[] = Object.freeze(['legacy']);
 export const MODERN_ONLY: readonly Era[] = Object.freeze(['modern']);

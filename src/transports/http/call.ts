@@ -13,6 +13,7 @@ import type { AbortSignalLike, AuthInfo, HandleResult, MessageExtra } from '../.
 import type { CallTarget, EngineContext, InflightCall } from './context.js';
 import { JSON_HEADERS, retryAfterOf, shuttingDown } from './errors.js';
 import { httpStatusFor } from '../../errors/codes.js';
+import { isThenable } from '../../util/thenable.js';
 import { SharedHttpSession } from './cluster.js';
 import { EventStream, SSE_HEADERS, SseConnection } from './sse.js';
 import type { HttpRequest, HttpResponse } from './types.js';
@@ -81,17 +82,16 @@ export class PostCall implements InflightCall {
     };
 
     if (target.session !== undefined) target.session.inflight++;
-    let answer: HandleResult | Promise<HandleResult>;
+    let answer: HandleResult | PromiseLike<HandleResult>;
     try {
       if (ctx.responseMode === 'sse' && input.hasRequest) this.startStream();
-      const connection = target.connection;
-      // Promise.resolve: a connection of the caller's own may answer with another realm's promise, or a thenable.
-      answer = connection.handleMessageNow !== undefined ? connection.handleMessageNow(input.payload, extra) : Promise.resolve(connection.handleMessage(input.payload, extra));
+      answer = target.connection.handleMessage(input.payload, extra);
     } catch (error) {
       this.fail(error, input.requestId);
       return;
     }
-    if (!(answer instanceof Promise)) {
+    // isThenable, not instanceof Promise: a connection of the caller's own may answer with another realm's promise.
+    if (!isThenable(answer)) {
       // Answered in this tick: the client cannot have gone away meanwhile, so nothing watches for it.
       this.settle(answer, input);
       return;
@@ -104,7 +104,8 @@ export class PostCall implements InflightCall {
     else if (request.signal.aborted) this.onDisconnect();
     else request.signal.addEventListener('abort', this.onDisconnect, { once: true });
     // One reaction, not a then + catch pair: whatever goes wrong while answering fails this request only.
-    answer.then(
+    // Promise.resolve: a foreign thenable may call back twice, or synchronously.
+    Promise.resolve(answer).then(
       (result) => this.settle(result, input),
       (error: unknown) => this.fail(error, input.requestId),
     );

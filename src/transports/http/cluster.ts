@@ -331,7 +331,7 @@ export class ClusterSessionRegistry extends SessionRegistry {
     const routed = ROUTED_ID.exec(String((message as { id?: unknown }).id));
     if (routed === null) return;
     const connection = session.generations.get(Number(routed[3]));
-    connection?.handleMessage({ ...message, id: routed[1] }).catch(() => undefined);
+    if (connection !== undefined) Promise.resolve(connection.handleMessage({ ...message, id: routed[1] })).catch(() => undefined);
   }
 
   #receive(message: ClusterMessage): void {
@@ -341,7 +341,7 @@ export class ClusterSessionRegistry extends SessionRegistry {
         case 'answer':
           return this.#answer(session, message.message);
         case 'cancel':
-          for (const connection of session.generations.values()) connection.handleMessage(message.message).catch(() => undefined);
+          for (const connection of session.generations.values()) Promise.resolve(connection.handleMessage(message.message)).catch(() => undefined);
           return;
         case 'stream':
           return session.toStandalone(message.message);

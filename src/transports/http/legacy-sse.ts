@@ -101,7 +101,7 @@ export class LegacySseEndpoint {
     this.charge(session, parsed.bytes);
     ctx.sessions.touch(session);
     // Answer 202 now; the result follows on the stream (requests run concurrently).
-    void session.connection.handleMessage(parsed.payload, extra).then(
+    void Promise.resolve(session.connection.handleMessage(parsed.payload, extra)).then(
       (result) => {
         if (Array.isArray(result)) for (const response of result) stream.send(response);
         else if (result !== undefined) stream.send(result);
