@@ -18,11 +18,15 @@ export function createNodeHandler(factory: ConnectionFactory, options: HttpEngin
   const engine = createHttpEngine(factory, options);
   const maxBuffered = options.maxStreamBufferBytes ?? DEFAULT_MAX_STREAM_BUFFER_BYTES;
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
-    // A callback, not a promise: a synchronous tool's answer is written in the tick its body ended.
+    // Without a promise when the engine answers at once: a synchronous tool's answer is written in the tick its body ended.
     // respond() never throws, and writes only the first answer.
-    const reply = (response: HttpResponse): void => respond(res, response, maxBuffered);
     try {
-      engine.handleThen(new NodeRequest(req, res), reply);
+      const answer = engine.respond(new NodeRequest(req, res));
+      if (!(answer instanceof Promise)) return respond(res, answer, maxBuffered);
+      answer.then(
+        (response) => respond(res, response, maxBuffered),
+        () => respond(res, INTERNAL_RESPONSE, maxBuffered),
+      );
     } catch {
       respond(res, INTERNAL_RESPONSE, maxBuffered);
     }

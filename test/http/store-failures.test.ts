@@ -7,6 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { McpServer, MemoryNotificationBus, type BusEvent, type Logger } from '../../src/index.js';
 import { MemoryEventStore, MemorySessionStore, type SessionStore } from '../../src/http.js';
 import { ACCEPT_BOTH, eventually, messages, openSession, post, readEvents, rpc, sessionHeaders, startNode, type TestServer } from './support.js';
+import { HttpSession, reporterFor, SessionRegistry } from '../../src/transports/http/sessions.js';
+import type { HttpRequest } from '../../src/transports/http/types.js';
 
 const servers: TestServer[] = [];
 afterEach(async () => {
@@ -47,15 +49,19 @@ class FailingAppendStore extends MemoryEventStore {
 }
 
 describe('store and bus failures', () => {
-  it('a session store that cannot touch: logged with the session, and the request is served', async () => {
+  it('a session store that cannot touch: logged with the session, and the session is served', async () => {
+    // The engine's live sessions are an internal map (no sessionStore option): the registry is given the failing store here.
     const { logger, lines } = recordingLogger();
-    const http = await startNode(echoServer(logger), { sessionStore: failingTouchStore() });
-    servers.push(http);
-    const session = await openSession(http.url);
-    const response = await post(http.url, rpc(1, 'tools/call', { name: 'echo', arguments: {} }), sessionHeaders(session));
-    expect(response.status).toBe(200);
+    const server = echoServer(logger);
+    const registry = new SessionRegistry(failingTouchStore<HttpSession>(), 10, 10, undefined, reporterFor(logger));
+    const request = { method: 'POST', path: '/mcp', query: '', headers: {}, remoteAddress: '127.0.0.1' } as unknown as HttpRequest;
+    const session = await registry.open('streamable', server, request, undefined);
+    if (!(session instanceof HttpSession)) throw new Error(`not opened: ${session}`);
+    registry.touch(session);
     await eventually(() => lines.length > 0);
-    expect(lines[0]).toBe(`mcpkit: touching session ${session} in the session store failed (it may expire early) | session store down`);
+    expect(lines[0]).toBe(`mcpkit: touching session ${session.id} in the session store failed (it may expire early) | session store down`);
+    expect(registry.get(session.id, undefined)).toBe(session);
+    await registry.closeAll('done');
   });
 
   it('an event store that cannot record: the event is still sent live and the failure is logged', async () => {

@@ -14,7 +14,6 @@ import type { CallTarget, EngineContext, InflightCall } from './context.js';
 import { JSON_HEADERS, retryAfterOf, shuttingDown } from './errors.js';
 import { httpStatusFor } from '../../errors/codes.js';
 import { isThenable } from '../../util/thenable.js';
-import { SharedHttpSession } from './cluster.js';
 import { EventStream, SSE_HEADERS, SseConnection } from './sse.js';
 import type { HttpRequest, HttpResponse } from './types.js';
 
@@ -49,21 +48,32 @@ export class PostCall implements InflightCall {
   private requestId: JsonRpcId | undefined;
   private release: (() => void) | undefined;
   private readonly cancellation = new CancelSignal();
-  /** The connection generation of a shared session's request (0: not shared). */
-  private readonly generation: number;
+  /** Tags server→client requests with where their answers go (the session backend's; undefined on one instance). */
+  private readonly tag: ((message: JsonRpcMessage) => JsonRpcMessage) | undefined;
 
   constructor(
     private readonly ctx: EngineContext,
     private readonly request: HttpRequest,
     private readonly target: CallTarget,
   ) {
-    this.generation = ctx.cluster !== undefined && target.session instanceof SharedHttpSession ? target.session.generation : 0;
+    this.tag = target.session === undefined ? undefined : ctx.sessions.outbound(target.session);
   }
 
-  /** Answers through `reply`, once: in this very call when the handler answered synchronously. Never throws. */
-  run(input: CallInput, reply: (response: HttpResponse) => void): void {
+  /** The answer: itself when the handler answered synchronously (or a stream began), else a promise. Never throws or rejects. */
+  run(input: CallInput): HttpResponse | Promise<HttpResponse> {
+    let now: HttpResponse | undefined;
+    this.resolve = (response) => {
+      now = response;
+    };
+    this.start(input);
+    if (now !== undefined) return now;
+    return new Promise((resolve) => {
+      this.resolve = resolve;
+    });
+  }
+
+  private start(input: CallInput): void {
     const { ctx, target, request } = this;
-    this.resolve = reply;
     this.streamOnly = input.streamOnly === true;
     this.protocolVersion = input.protocolVersion;
     this.requestId = input.requestId;
@@ -133,7 +143,7 @@ export class PostCall implements InflightCall {
 
   private readonly onMessage = (message: JsonRpcMessage): void => {
     // One of several instances: a server→client request names this instance, so its answer finds the way back.
-    if (this.generation !== 0) message = (this.target.session as SharedHttpSession).route(message, this.generation);
+    if (this.tag !== undefined) message = this.tag(message);
     if (this.done || (this.ctx.responseMode === 'json' && !this.streamOnly)) {
       // No stream of our own: the session's standalone stream, if any.
       this.target.session?.send(message);

@@ -17,8 +17,12 @@ import { quotaOwnerOfRequest } from './client-address.js';
 import { originStreamId } from './stream-origin.js';
 import { ErrorCode } from '../../jsonrpc/errors.js';
 import { httpError } from './errors.js';
-import type { HttpResponse } from './types.js';
-import { HttpSession, SessionRegistry, type ReportFailure, type SessionClient, type SessionKind } from './sessions.js';
+import type { HttpRequest, HttpResponse } from './types.js';
+import { parseEventId } from '../../stores/follow.js';
+import { followRemote, isFollowable } from './follow-remote.js';
+import { cannotResume } from './errors.js';
+import { SSE_HEADERS } from './sse.js';
+import { HttpSession, SessionRegistry, type InterceptedPost, type ReportFailure, type SessionClient, type SessionKind, type SessionRefusal } from './sessions.js';
 
 /** `<id>@<instance>.<generation>`: where the answer to a server→client request must go. */
 const ROUTED_ID = /^(.*)@([A-Za-z0-9_-]{1,64})\.(\d{1,9})$/;
@@ -216,24 +220,60 @@ export class ClusterSessionRegistry extends SessionRegistry {
     await this.#channel.close?.();
   }
 
-  /** This instance now holds the session's GET stream: messages for it come here. */
-  async hold(session: HttpSession): Promise<void> {
+  /** A GET stream opens here: unless it resumes a request's stream, messages for the GET stream come here from now on. */
+  override async holdStream(session: HttpSession, lastEventId: string | undefined): Promise<void> {
     if (!(session instanceof SharedHttpSession) || session.holder === this.instanceId) return;
+    if (lastEventId !== undefined && parseEventId(lastEventId)?.streamId !== session.standaloneId) return;
     await this.#shared.hold(session.id, session.principal, this.instanceId);
     session.holder = this.instanceId;
   }
 
+  /** A request's stream this instance does not hold may be written by another one: follow it in the shared store. */
+  override resumeRemote(session: HttpSession, lastEventId: string, request: HttpRequest, keepAliveMs: number): Promise<HttpResponse | undefined> | undefined {
+    const store = this.eventStore;
+    const named = parseEventId(lastEventId)?.streamId;
+    if (store === undefined || !isFollowable(store) || named === undefined || named === session.standaloneId || session.live.has(named)) return undefined;
+    return followRemote(store, this, session.id, lastEventId, request.signal, this.follower(session.id, named)).then((followed) => {
+      if (followed === undefined) return cannotResume(lastEventId);
+      followed.keepAliveEvery(keepAliveMs);
+      return { status: 200, headers: { ...SSE_HEADERS, 'mcp-session-id': session.id }, stream: followed };
+    });
+  }
+
+  /** Server→client requests of a call carry this instance and the session's current generation in their id. */
+  override outbound(session: HttpSession): ((message: JsonRpcMessage) => JsonRpcMessage) | undefined {
+    if (!(session instanceof SharedHttpSession)) return undefined;
+    const suffix = `@${this.instanceId}.${session.generation}`;
+    return (message) => routeOutbound(message, suffix);
+  }
+
   /**
    * A POSTed payload: client answers and cancellations that belong elsewhere
-   * travel on the channel. Answers what is left to handle here (undefined: nothing).
+   * travel on the channel; what is left is handled here. Nothing left: 202,
+   * or 410 when an instance an answer belongs to is gone.
    */
-  intercept(session: HttpSession, payload: unknown, answered?: string[]): unknown {
-    if (!(session instanceof SharedHttpSession)) return payload;
+  override intercept(post: InterceptedPost): HttpResponse | undefined | Promise<HttpResponse | undefined> {
+    const session = post.session;
+    if (!(session instanceof SharedHttpSession)) return undefined;
+    const answered: string[] = [];
+    const payload = post.payload;
+    let rest: unknown;
     if (Array.isArray(payload)) {
-      const rest = payload.filter((item) => this.#interceptOne(session, item, answered));
-      return rest.length === 0 ? undefined : rest;
+      const kept = payload.filter((item) => this.#interceptOne(session, item, answered));
+      rest = kept.length === 0 ? undefined : kept.length === payload.length ? payload : kept;
+    } else {
+      rest = this.#interceptOne(session, payload, answered) ? payload : undefined;
     }
-    return this.#interceptOne(session, payload, answered) ? payload : undefined;
+    if (rest !== undefined) {
+      if (rest !== payload) {
+        post.payload = rest;
+        post.reshape();
+      }
+      return undefined;
+    }
+    const accepted: HttpResponse = { status: 202, headers: { 'mcp-session-id': session.id } };
+    if (answered.length === 0) return accepted;
+    return this.undelivered(answered).then((refused) => refused ?? accepted);
   }
 
   /** This run of this instance (stream ids name it). */
@@ -280,19 +320,18 @@ export class ClusterSessionRegistry extends SessionRegistry {
    * A session opens only when its record can be stored (else 503 before
    * anything runs), and within the quotas counted across every instance.
    */
-  override async open(...args: Parameters<SessionRegistry['open']>): ReturnType<SessionRegistry['open']> {
-    const [kind, , request, authInfo] = args;
-    if (kind !== 'streamable') return super.open(...args);
+  override async open(kind: SessionKind, factory: ConnectionFactory, request: HttpRequest, authInfo: AuthInfo | undefined): Promise<HttpSession | SessionRefusal> {
+    if (kind !== 'streamable') return super.open(kind, factory, request, authInfo);
     const shared = this.#shared;
     if (shared.count === undefined) {
       await Promise.all([shared.ping(), this.ensureListening()]);
-      return super.open(...args);
+      return super.open(kind, factory, request, authInfo);
     }
     // Checked, not reserved: concurrent opens on several instances may overshoot by the opens in flight.
     const [held] = await Promise.all([shared.count(quotaOwnerOfRequest(authInfo, request.remoteAddress)), this.ensureListening()]);
     if (held.owner >= this.maxSessionsPerClient) return 'client-full';
     if (held.total >= this.maxSessions) return 'server-full';
-    return super.open(...args);
+    return super.open(kind, factory, request, authInfo);
   }
 
   protected override create(id: string, kind: SessionKind, client: SessionClient, factory: ConnectionFactory): HttpSession {

@@ -3,8 +3,8 @@ import type { AuthGate } from './auth/gate.js';
 import type { AuthInfo, ConnectionFactory, McpConnection } from '../../protocol/connection.js';
 import type { EventStore } from '../../stores/contracts.js';
 import type { InflightBytes } from './inflight.js';
-import type { HttpSession, SessionRegistry } from './sessions.js';
-import type { ClusterSessionRegistry } from './cluster.js';
+import type { Cors } from './cors.js';
+import type { HttpSession, SessionBackend } from './sessions.js';
 import type { HttpRequest, ResponseMode } from './types.js';
 
 /** Where a POST's messages are handled. */
@@ -34,9 +34,10 @@ export interface EngineContext {
   readonly maxRequestsPerSession: number;
   readonly keepAliveMs: number;
   readonly eventStore: EventStore | undefined;
-  readonly sessions: SessionRegistry;
-  /** The same registry when this instance is one of several (the `cluster` option). */
-  readonly cluster: ClusterSessionRegistry | undefined;
+  /** The session backend: local (this process), or shared by several instances (the `cluster` option). */
+  readonly sessions: SessionBackend;
+  /** Cross-origin answers (the `cors` option). */
+  readonly cors: Cors | undefined;
   /** Request bytes in flight per client (maxInflightBytesPerClient). */
   readonly inflight: InflightBytes;
   readonly protocolVersions: readonly string[];

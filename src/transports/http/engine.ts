@@ -6,7 +6,7 @@
 import { createAuthGate, type AuthGate } from './auth/gate.js';
 import { ErrorCode, isJsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import type { AuthInfo, ConnectionFactory, McpConnection } from '../../protocol/connection.js';
-import type { EventStore, SessionStore } from '../../stores/contracts.js';
+import type { EventStore } from '../../stores/contracts.js';
 import { MemoryEventStore, MemorySessionStore } from '../../stores/memory.js';
 import type { CallTarget } from './context.js';
 import type { EngineContext, InflightCall } from './context.js';
@@ -18,11 +18,11 @@ import { DEFAULT_PROTOCOL_VERSIONS } from './headers.js';
 import { LegacySseEndpoint } from './legacy-sse.js';
 import { positive } from './options.js';
 import { DEFAULT_MAX_BATCH_SIZE } from '../../protocol/scopes/options.js';
-import { handlePost, postThen } from './post.js';
+import { handlePost } from './post.js';
 import { createCors, type Cors } from './cors.js';
 import { createRebindingGuard, type RequestGuard } from './security.js';
 import { checkServerCardOptions, createServerCardRoute } from './server-card.js';
-import { reporterFor, SessionRegistry, type HttpSession } from './sessions.js';
+import { reporterFor, SessionRegistry, type HttpSession, type SessionBackend } from './sessions.js';
 import type { HttpEngineOptions, HttpRequest, HttpResponse, ResponseMode } from './types.js';
 
 export interface CloseOptions {
@@ -31,12 +31,14 @@ export interface CloseOptions {
 }
 
 export interface HttpEngine {
+  /** `respond` as a promise (the public edge: the fetch adapter, your own adapter). */
   handle(request: HttpRequest): Promise<HttpResponse>;
   /**
-   * @internal `handle` with a callback (node:http adapter): a plain POST to a synchronous
-   * handler is answered in the tick its body ended, with no promise. Never throws; replies once.
+   * @internal The one request handler: the answer itself when nothing waited but the body
+   * (a plain POST to a synchronous handler is answered in the tick its body ended), else a
+   * promise. Never throws or rejects.
    */
-  handleThen(request: HttpRequest, reply: (response: HttpResponse) => void): void;
+  respond(request: HttpRequest): HttpResponse | Promise<HttpResponse>;
   /** Stops accepting (503), lets in-flight requests finish within the grace period, then aborts them and ends every session. */
   close(options?: CloseOptions): Promise<void>;
   readonly closed: boolean;
@@ -65,8 +67,7 @@ class Engine implements HttpEngine, EngineContext {
   readonly maxRequestsPerSession: number;
   readonly keepAliveMs: number;
   readonly eventStore: EventStore | undefined;
-  readonly sessions: SessionRegistry;
-  readonly cluster: ClusterSessionRegistry | undefined;
+  readonly sessions: SessionBackend;
   readonly inflight: InflightBytes;
   readonly protocolVersions: readonly string[];
   readonly authenticate: HttpEngineOptions['authenticate'];
@@ -75,7 +76,7 @@ class Engine implements HttpEngine, EngineContext {
 
   private readonly path: string | undefined;
   private readonly guard: RequestGuard | undefined;
-  private readonly cors: Cors | undefined;
+  readonly cors: Cors | undefined;
   private readonly legacy: LegacySseEndpoint | undefined;
   private readonly card: ((request: HttpRequest) => Promise<HttpResponse> | undefined) | undefined;
   private sharedModern: McpConnection | undefined;
@@ -107,25 +108,21 @@ class Engine implements HttpEngine, EngineContext {
     // Resumability needs sessions: stateless streams cannot be resumed.
     this.eventStore =
       options.eventStore === false || this.stateless ? undefined : (options.eventStore ?? new MemoryEventStore());
-    const store =
-      (options.sessionStore as SessionStore<HttpSession> | undefined) ??
-      new MemorySessionStore<HttpSession>(options.sessionIdleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.sessionIdleTimeoutMs });
     const perClient = positive(options.maxSessionsPerClient, DEFAULT_MAX_SESSIONS_PER_CLIENT, 'maxSessionsPerClient');
     const cluster = options.cluster;
     const report = reporterFor(factory.logger);
     if (cluster !== undefined && this.stateless) throw new TypeError('cluster needs sessions: it cannot be combined with stateless');
-    if (cluster !== undefined && options.sessionStore !== undefined) throw new TypeError('Give either cluster (shared sessions) or sessionStore, not both');
     if (cluster !== undefined && factory.hasSharedStateKey?.() === false) {
       console.warn(
         'mcpkit: this HTTP server runs as one of several instances (cluster) but requestState is signed with a random per-process key: ' +
           'a 2026-07-28 multi round-trip request retried on another instance will be refused. Give every instance the same requestStateKeys.',
       );
     }
-    this.cluster =
+    this.sessions =
       cluster === undefined
-        ? undefined
+        ? // Live sessions are objects of this process: an internal map (with idle expiry), never a user's store.
+          new SessionRegistry(new MemorySessionStore<HttpSession>(options.sessionIdleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.sessionIdleTimeoutMs }), this.maxSessions, perClient, this.eventStore, report)
         : new ClusterSessionRegistry(new MemorySessionStore<HttpSession>({ idleTimeoutMs: cluster.sessions.idleTimeoutMs }), this.maxSessions, perClient, this.eventStore, factory, cluster, report);
-    this.sessions = this.cluster ?? new SessionRegistry(store, this.maxSessions, perClient, this.eventStore, report);
     this.inflight = new InflightBytes(positive(options.maxInflightBytesPerClient, DEFAULT_MAX_INFLIGHT_BYTES_PER_CLIENT, 'maxInflightBytesPerClient'));
     this.guard = createRebindingGuard(options);
     this.cors = createCors(options.cors);
@@ -143,20 +140,22 @@ class Engine implements HttpEngine, EngineContext {
     return this.auth?.resource;
   }
 
-  // One routing for both forms: handleThen decides, this only wraps its answer.
   handle(request: HttpRequest): Promise<HttpResponse> {
-    return new Promise((resolve) => this.handleThen(request, resolve));
+    return Promise.resolve(this.respond(request));
   }
 
-  handleThen(request: HttpRequest, reply: (response: HttpResponse) => void): void {
+  respond(request: HttpRequest): HttpResponse | Promise<HttpResponse> {
     try {
       const early = this.early(request);
-      if (early === undefined && this.plainPost(request)) return postThen(this, request, undefined, reply);
-      const answer = early ?? this.withCors(request);
-      if (!(answer instanceof Promise)) return reply(answer);
-      answer.then(reply, (error: unknown) => reply(failedResponse(error)));
+      if (early !== undefined) return early instanceof Promise ? early.then(undefined, (error: unknown) => failedResponse(error)) : early;
+      if (request.method === 'POST') {
+        // Both POST endpoints run the admission steps (admission.ts): closing, CORS and auth included.
+        if (this.legacy?.ownsPost(request) === true) return this.legacy.post(request);
+        if (this.path === undefined || request.path === this.path) return handlePost(this, request);
+      }
+      return this.withCors(request);
     } catch (error) {
-      reply(failedResponse(error));
+      return failedResponse(error);
     }
   }
 
@@ -178,10 +177,6 @@ class Engine implements HttpEngine, EngineContext {
     const cors = this.cors!;
     if (request.method === 'OPTIONS') return Promise.resolve(cors.preflight(request, origin));
     return this.serve(request).then((response) => cors.decorate(response, origin));
-  }
-
-  private plainPost(request: HttpRequest): boolean {
-    return request.method === 'POST' && (this.cors === undefined || request.headers['origin'] === undefined) && !this.closing && this.auth === undefined && this.authenticate === undefined && this.legacy === undefined && (this.path === undefined || request.path === this.path);
   }
 
   private async serve(request: HttpRequest): Promise<HttpResponse> {
@@ -209,7 +204,8 @@ class Engine implements HttpEngine, EngineContext {
       }
       switch (request.method) {
         case 'POST':
-          return await handlePost(this, request, authInfo);
+          // Reached only off the MCP path (404 above): handlePost is answered from respond().
+          return await handlePost(this, request);
         case 'GET':
           return await handleGet(this, request, authInfo);
         case 'DELETE':

@@ -43,6 +43,14 @@ export const sessionNotFound = (): HttpResponse =>
 export const missingSession = (id?: JsonRpcId): HttpResponse =>
   httpError(400, ErrorCode.InvalidRequest, 'Bad request: missing Mcp-Session-Id header; send initialize first to open a session', id === undefined ? {} : { id });
 
+/** A Last-Event-ID that cannot be resumed: never a partial replay. */
+export const cannotResume = (lastEventId: string): HttpResponse =>
+  badRequest(
+    `Bad request: cannot resume after Last-Event-ID "${lastEventId}": it names no event of this session's streams, ` +
+      'or events after it were dropped (the replay log is bounded); messages may have been lost, so re-issue the request ' +
+      'or reconnect without Last-Event-ID',
+  );
+
 export const shuttingDown = (): HttpResponse =>
   httpError(503, ErrorCode.InternalError, 'Service unavailable: the server is shutting down', { headers: { 'retry-after': '1' } });
 

@@ -10,9 +10,16 @@ import type { JsonRpcId, JsonRpcMessage } from '../../jsonrpc/message.js';
 import { ErrorCode } from '../../jsonrpc/errors.js';
 import type { EventStore, StreamFollow } from '../../stores/contracts.js';
 import { parseEventId } from '../../stores/follow.js';
-import type { ClusterSessionRegistry } from './cluster.js';
 import { SseConnection, sseEvent } from './sse.js';
 import { streamOrigin } from './stream-origin.js';
+
+/** What following needs of the cluster: which instance this is, and whether another still runs. */
+export interface ClusterLiveness {
+  readonly instanceId: string;
+  readonly incarnation: string;
+  alive(instanceId: string, incarnation?: string): Promise<boolean>;
+  readonly livenessCheckMs: number | undefined;
+}
 
 /**
  * Follows `lastEventId`'s stream onto a new connection; undefined when it
@@ -20,7 +27,7 @@ import { streamOrigin } from './stream-origin.js';
  */
 export async function followRemote(
   store: EventStore & Required<Pick<EventStore, 'follow'>>,
-  cluster: ClusterSessionRegistry,
+  cluster: ClusterLiveness,
   owner: string,
   lastEventId: string,
   signal: AbortSignal,

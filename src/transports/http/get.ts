@@ -7,13 +7,11 @@ import type { AuthInfo } from '../../protocol/connection.js';
 import type { JsonRpcMessage } from '../../jsonrpc/message.js';
 import type { EventStore } from '../../stores/contracts.js';
 import type { EngineContext } from './context.js';
-import { followRemote, isFollowable } from './follow-remote.js';
-import { parseEventId } from '../../stores/follow.js';
-import { badRequest, httpError, methodNotAllowed, missingSession, sessionNotFound } from './errors.js';
+import { cannotResume, httpError, methodNotAllowed, missingSession, sessionNotFound } from './errors.js';
 import { acceptedTypes, ASSUMED_PROTOCOL_VERSION } from './headers.js';
 import { paramsEra } from '../../protocol/wire/era.js';
 import { definesSsePriming } from '../../protocol/wire/versions.js';
-import { checkProtocolVersion } from './post.js';
+import { checkProtocolVersion } from './admission.js';
 import type { HttpSession } from './sessions.js';
 import { SSE_HEADERS, SseConnection, sseEvent, type EventStream } from './sse.js';
 import type { HttpRequest, HttpResponse } from './types.js';
@@ -39,7 +37,7 @@ export async function handleGet(ctx: EngineContext, request: HttpRequest, authIn
   const lastEventId = request.headers['last-event-id'];
   const resuming = lastEventId !== undefined && ctx.eventStore !== undefined;
   // Messages for the GET stream are delivered here from now on, whichever instance produces them (not so for a request's stream resumed here).
-  if (ctx.cluster !== undefined && (!resuming || parseEventId(lastEventId)?.streamId === session.standaloneId)) await ctx.cluster.hold(session);
+  await ctx.sessions.holdStream(session, resuming ? lastEventId : undefined);
   if (resuming) return resume(ctx, ctx.eventStore, request, session, lastEventId);
 
   const stream = session.standalone();
@@ -54,13 +52,11 @@ export async function handleGet(ctx: EngineContext, request: HttpRequest, authIn
 }
 
 async function resume(ctx: EngineContext, store: EventStore, request: HttpRequest, session: HttpSession, lastEventId: string): Promise<HttpResponse> {
-  // A request's stream this instance does not hold may be written by another one: follow it in the shared store.
-  const named = parseEventId(lastEventId)?.streamId;
-  if (ctx.cluster !== undefined && isFollowable(store) && named !== undefined && named !== session.standaloneId && !session.live.has(named)) {
-    const followed = await followRemote(store, ctx.cluster, session.id, lastEventId, request.signal, ctx.cluster.follower(session.id, named));
-    if (followed === undefined) return cannotResume(lastEventId);
-    followed.keepAliveEvery(ctx.keepAliveMs);
-    return sseResponse(session, followed);
+  // A request's stream this instance does not hold may be written by another one (the session backend follows it).
+  const remote = ctx.sessions.resumeRemote(session, lastEventId, request, ctx.keepAliveMs);
+  if (remote !== undefined) {
+    const followed = await remote;
+    if (followed !== undefined) return followed;
   }
   const missed: [string, JsonRpcMessage][] = [];
   const streamId = await store.replayAfter(session.id, lastEventId, (eventId, message) => {
@@ -95,14 +91,6 @@ async function resume(ctx: EngineContext, store: EventStore, request: HttpReques
   if (isStandalone) connection.keepAliveEvery(ctx.keepAliveMs);
   onClientGone(request, live, connection);
   return sseResponse(session, connection);
-}
-
-function cannotResume(lastEventId: string): HttpResponse {
-  return badRequest(
-    `Bad request: cannot resume after Last-Event-ID "${lastEventId}": it names no event of this session's streams, ` +
-      'or events after it were dropped (the replay log is bounded); messages may have been lost, so re-issue the request ' +
-      'or reconnect without Last-Event-ID',
-  );
 }
 
 function onClientGone(request: HttpRequest, stream: EventStream, connection: SseConnection): void {

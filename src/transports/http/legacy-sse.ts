@@ -4,15 +4,14 @@
  * 202 and their responses travel on the stream.
  */
 import { clientAddressKey } from './client-address.js';
-import { quotaOwnerOf } from '../../protocol/request/principal.js';
 import { ErrorCode } from '../../jsonrpc/errors.js';
-import type { AuthInfo, MessageExtra } from '../../protocol/connection.js';
-import { readPayload } from './body.js';
+import type { AuthInfo, McpConnection, MessageExtra } from '../../protocol/connection.js';
+import { admit, Admission, type PostEndpoint } from './admission.js';
 import { positive } from './options.js';
 import type { EngineContext } from './context.js';
-import { badRequest, httpError, methodNotAllowed, sessionNotFound } from './errors.js';
-import { acceptedTypes, isJsonContentType } from './headers.js';
-import { carriesRequest, HttpSession, refusedSession, requestLimit, tooManyRequests } from './sessions.js';
+import { badRequest, httpError, methodNotAllowed } from './errors.js';
+import { acceptedTypes } from './headers.js';
+import { HttpSession, refusedSession, requestLimit } from './sessions.js';
 import { SSE_HEADERS, SseConnection, sseEvent } from './sse.js';
 import type { HttpRequest, HttpResponse, LegacySseOptions } from './types.js';
 
@@ -34,13 +33,18 @@ export class LegacySseEndpoint {
     this.maxInflightBytes = positive(options.maxInflightBytes, DEFAULT_LEGACY_MAX_INFLIGHT_BYTES, 'legacySse.maxInflightBytes');
   }
 
+  /** True for a POST the messages endpoint answers. */
+  ownsPost(request: HttpRequest): boolean {
+    return request.path === this.messagesPath;
+  }
+
   /** Answers requests on the legacy paths; undefined for any other path. */
   route(request: HttpRequest, authInfo: AuthInfo | undefined): Promise<HttpResponse> | undefined {
     if (request.path === this.ssePath) {
       return request.method === 'GET' ? this.open(request, authInfo) : Promise.resolve(methodNotAllowed(request.method, 'GET'));
     }
     if (request.path === this.messagesPath) {
-      return request.method === 'POST' ? this.post(request, authInfo) : Promise.resolve(methodNotAllowed(request.method, 'POST'));
+      return request.method === 'POST' ? Promise.resolve(this.post(request)) : Promise.resolve(methodNotAllowed(request.method, 'POST'));
     }
     return undefined;
   }
@@ -66,53 +70,60 @@ export class LegacySseEndpoint {
     return { status: 200, headers: { ...SSE_HEADERS }, stream: connection };
   }
 
-  private async post(request: HttpRequest, authInfo: AuthInfo | undefined): Promise<HttpResponse> {
-    const { ctx } = this;
-    if (!isJsonContentType(request.headers['content-type'])) {
-      return httpError(415, ErrorCode.InvalidRequest, 'Unsupported media type: send the JSON-RPC message with "Content-Type: application/json"');
-    }
-    const id = new URLSearchParams(request.query).get('sessionId');
-    if (id === null) return badRequest('Bad request: missing sessionId query parameter; use the endpoint the SSE stream announced');
-    const session = await ctx.sessions.get(id, authInfo);
-    if (session === undefined || session.kind !== 'legacy-sse') return sessionNotFound();
-    const parsed = await readPayload(request, ctx.maxBodyBytes, ctx.maxBatchSize);
-    if (!parsed.ok) return parsed.response;
-    // Answered 202 before they run, so what a session may have running is bounded here, bytes included.
-    if (carriesRequest(parsed.payload)) {
-      const busy = tooManyRequests(ctx, session);
-      if (busy !== undefined) return busy;
-      if ((this.bytesInFlight.get(session) ?? 0) + parsed.bytes > this.maxInflightBytes) {
-        return requestLimit(`${this.maxInflightBytes} bytes of requests (legacySse.maxInflightBytes)`, 'on the SSE stream');
-      }
-    }
-    const forbidden = ctx.auth?.authorize(ctx.factory, parsed.payload, authInfo, undefined);
-    if (forbidden !== undefined) return forbidden;
-    const release = ctx.inflight.charge(quotaOwnerOf(authInfo, clientAddressKey(request.remoteAddress)), parsed.bytes, undefined);
-    if (typeof release !== 'function') return release;
+  /** A POST to the messages endpoint: the admission steps every POST runs (admission.ts), then 202 and the run. */
+  post(request: HttpRequest): HttpResponse | Promise<HttpResponse> {
+    return admit(new Admission(this.ctx, request, this.endpoint));
+  }
 
+  private readonly endpoint: PostEndpoint = {
+    kind: 'legacy-sse',
+    // Answered on the stream, not in the POST's body: a refusal names no request.
+    echoesId: false,
+    sessionIdOf: (post) => new URLSearchParams(post.request.query).get('sessionId') ?? badRequest('Bad request: missing sessionId query parameter; use the endpoint the SSE stream announced'),
+    // Answered 202 before they run, so what a session may have running is bounded here, bytes included.
+    sessionBusy: (session, bytes) =>
+      (this.bytesInFlight.get(session) ?? 0) + bytes > this.maxInflightBytes ? requestLimit(`${this.maxInflightBytes} bytes of requests (legacySse.maxInflightBytes)`, 'on the SSE stream') : undefined,
+    dispatch: (post) => this.run(post),
+  };
+
+  private run(post: Admission): HttpResponse {
+    const { ctx, request } = post;
+    const session = post.session!;
+    const release = ctx.inflight.hold(post.owner, post.bytes);
     const stream = session.standalone();
     const extra: MessageExtra = {
       send: (message) => stream.send(message),
       requestInfo: { headers: request.headers, remoteAddress: clientAddressKey(request.remoteAddress) },
       protocolVersion: request.headers['mcp-protocol-version'] ?? '2024-11-05',
     };
-    if (authInfo !== undefined) extra.authInfo = authInfo;
+    if (post.authInfo !== undefined) extra.authInfo = post.authInfo;
     session.inflight++;
-    this.charge(session, parsed.bytes);
+    this.charge(session, post.bytes);
     ctx.sessions.touch(session);
+    const bytes = post.bytes;
     // Answer 202 now; the result follows on the stream (requests run concurrently).
-    void Promise.resolve(session.connection.handleMessage(parsed.payload, extra)).then(
-      (result) => {
-        if (Array.isArray(result)) for (const response of result) stream.send(response);
-        else if (result !== undefined) stream.send(result);
-      },
-      () => undefined,
-    ).finally(() => {
-      session.inflight--;
-      this.charge(session, -parsed.bytes);
-      release();
-      // stream.send answers -32603 for a response it cannot serialise, so nothing is left to reject; the chain still ends here.
-    }).catch(() => undefined);
+    let answer: ReturnType<McpConnection['handleMessage']>;
+    try {
+      answer = session.connection.handleMessage(post.payload, extra);
+    } catch {
+      // A connection of the caller's own that throws: nothing to send (the protocol handler never does).
+      answer = undefined;
+    }
+    void Promise.resolve(answer)
+      .then(
+        (result) => {
+          if (Array.isArray(result)) for (const response of result) stream.send(response);
+          else if (result !== undefined) stream.send(result);
+        },
+        () => undefined,
+      )
+      .finally(() => {
+        session.inflight--;
+        this.charge(session, -bytes);
+        release();
+        // stream.send answers -32603 for a response it cannot serialise, so nothing is left to reject; the chain still ends here.
+      })
+      .catch(() => undefined);
     return { status: 202, headers: {} };
   }
 

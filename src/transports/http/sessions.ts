@@ -137,8 +137,50 @@ export interface SessionClient {
 /** Why `open` refused a session. */
 export type SessionRefusal = 'server-full' | 'client-full';
 
-/** Live sessions over a SessionStore, with a global cap and a cap per client. */
-export class SessionRegistry {
+/**
+ * The session-backend seam: everything the Streamable HTTP and legacy SSE paths
+ * ask of sessions, called unconditionally. `SessionRegistry` is the local
+ * backend (one process: the cross-instance calls do nothing);
+ * `ClusterSessionRegistry` (cluster.ts) is the backend of several instances
+ * sharing their sessions (the `cluster` option). Nothing outside those two
+ * files asks which one it is.
+ */
+export interface SessionBackend {
+  readonly maxSessions: number;
+  readonly maxSessionsPerClient: number;
+  readonly report: ReportFailure;
+  /** Opens a session bound to the caller's principal, or says why not (quotas). */
+  open(kind: SessionKind, factory: ConnectionFactory, request: HttpRequest, authInfo: AuthInfo | undefined): Promise<HttpSession | SessionRefusal>;
+  /** The session `id` as `authInfo` may see it (another principal's is unknown). Synchronous when the store is. */
+  get(id: string, authInfo: AuthInfo | undefined): HttpSession | undefined | Promise<HttpSession | undefined>;
+  touch(session: HttpSession): void;
+  end(session: HttpSession, reason: string): Promise<void>;
+  closeAll(reason: string): Promise<void>;
+  /**
+   * A POSTed payload of a session: the client answers and cancellations that
+   * belong to another instance travel there. An answer ends the POST (202, or
+   * 410 when that instance is gone); otherwise `post.payload` is what is left
+   * to handle here. Local: nothing to intercept.
+   */
+  intercept(post: InterceptedPost): HttpResponse | undefined | Promise<HttpResponse | undefined>;
+  /** Tags the server→client requests of one call with where their answers must go; local: undefined (untouched). */
+  outbound(session: HttpSession): ((message: JsonRpcMessage) => JsonRpcMessage) | undefined;
+  /** A GET stream of `session` opens here (resuming `lastEventId`, if given): messages for it must come here. Local: nothing to do. */
+  holdStream(session: HttpSession, lastEventId: string | undefined): void | Promise<void>;
+  /** Resumes a stream this instance does not write (another instance does); undefined: resume it here. */
+  resumeRemote(session: HttpSession, lastEventId: string, request: HttpRequest, keepAliveMs: number): Promise<HttpResponse | undefined> | undefined;
+}
+
+/** What `intercept` reads and rewrites of a POST being admitted (admission.ts). */
+export interface InterceptedPost {
+  readonly session: HttpSession | undefined;
+  payload: unknown;
+  /** Recomputes what admission knows of the payload after `payload` changed. */
+  reshape(): void;
+}
+
+/** Live sessions over a SessionStore, with a global cap and a cap per client: the local session backend. */
+export class SessionRegistry implements SessionBackend {
   /** Live sessions per quota owner (principal, else client address). */
   private readonly perClient = new Map<string, SessionClient>();
 
@@ -224,6 +266,21 @@ export class SessionRegistry {
     await this.store.close?.();
   }
 
+  // One process: nothing crosses to another instance.
+  intercept(_post: InterceptedPost): HttpResponse | undefined | Promise<HttpResponse | undefined> {
+    return undefined;
+  }
+
+  outbound(_session: HttpSession): ((message: JsonRpcMessage) => JsonRpcMessage) | undefined {
+    return undefined;
+  }
+
+  holdStream(_session: HttpSession, _lastEventId: string | undefined): void | Promise<void> {}
+
+  resumeRemote(_session: HttpSession, _lastEventId: string, _request: HttpRequest, _keepAliveMs: number): Promise<HttpResponse | undefined> | undefined {
+    return undefined;
+  }
+
   size(): Promise<number> | number {
     return this.store.size();
   }
@@ -280,7 +337,7 @@ export function requestLimit(what: string, where: string, id?: JsonRpcId): HttpR
 }
 
 /** The answer to an `initialize` (or legacy SSE GET) that `open` refused. */
-export function refusedSession(registry: SessionRegistry, refusal: SessionRefusal, id?: JsonRpcId): HttpResponse {
+export function refusedSession(registry: Pick<SessionBackend, 'maxSessions' | 'maxSessionsPerClient'>, refusal: SessionRefusal, id?: JsonRpcId): HttpResponse {
   const options = { headers: { 'retry-after': '5' }, ...(id === undefined ? {} : { id }) };
   if (refusal === 'client-full') {
     return httpError(

@@ -5,7 +5,7 @@
  */
 import type { AuthOptions } from './auth/types.js';
 import type { AuthInfo } from '../../protocol/connection.js';
-import type { EventStore, SessionStore } from '../../stores/contracts.js';
+import type { EventStore } from '../../stores/contracts.js';
 import type { HttpRequest } from './wire.js';
 import type { HttpClusterOptions } from './shared.js';
 
@@ -59,13 +59,16 @@ export interface HttpEngineOptions {
    * waiting for input) keeps its parsed body; beyond the limit → 429.
    */
   maxInflightBytesPerClient?: number;
-  /** Idle time before a session expires (default 30 minutes) when the default store is used. */
+  /**
+   * Idle time before a session expires (default 30 minutes). Live sessions (their
+   * connections and streams) are held in this process; to share sessions between
+   * processes, use `cluster`.
+   */
   sessionIdleTimeoutMs?: number;
-  sessionStore?: SessionStore<unknown>;
   /**
    * Run as one of several instances sharing sessions (docs/scaling.md): sessions as
    * records in a shared store, a channel between instances. `createRedisState()`
-   * (mcpkit/redis) builds it. Not with `sessionStore` or `stateless`.
+   * (mcpkit/redis) builds it. Not with `stateless`.
    */
   cluster?: HttpClusterOptions;
   /** Event log for resumable streams; default: a bounded memory store (stateful mode only). `false` disables resumability. */
