@@ -38,5 +38,6 @@ export type { EventStore, EventStoreLimits, FollowEnd, MaybePromise, ReplayWrite
 export { parseSessionRecord, type RecordChangeListener, type SessionRecord } from './protocol/wire/session-record.js';
 export { MemoryEventStore, MemorySessionStore } from './stores/memory.js';
 export type { MemoryEventStoreOptions, MemorySessionStoreOptions } from './stores/memory.js';
-export { MemorySharedSessionStore, type MemorySharedSessionStoreOptions } from './transports/http/shared-memory.js';
-export type { ClusterChannel, ClusterListener, ClusterMessage, HttpClusterOptions, SharedSession, SharedSessionStore } from './transports/http/shared.js';
+export { MemorySharedSessionStore, type MemorySharedSessionStoreOptions } from './stores/shared-memory.js';
+export type { ClusterChannel, ClusterListener, ClusterMessage, SharedSession, SharedSessionStore } from './stores/shared-sessions.js';
+export type { HttpClusterOptions } from './transports/http/types.js';

@@ -19,4 +19,5 @@ export type { RedisSessionStoreOptions } from './redis/session-store.js';
 export { DEFAULT_INSTANCE_TTL_MS, RedisClusterChannel } from './redis/cluster.js';
 export { fromIoredis, type IoredisLike } from './redis/ioredis.js';
 export type { RedisClusterChannelOptions } from './redis/cluster.js';
-export type { ClusterChannel, ClusterListener, ClusterMessage, HttpClusterOptions, SharedSession, SharedSessionStore } from './transports/http/shared.js';
+export type { ClusterChannel, ClusterListener, ClusterMessage, SharedSession, SharedSessionStore } from './stores/shared-sessions.js';
+export type { HttpClusterOptions } from './transports/http/types.js';

@@ -6,7 +6,7 @@
  * the others learn within `instanceTtlMs` that it crashed.
  */
 import { randomBytes } from 'node:crypto';
-import type { ClusterChannel, ClusterListener, ClusterMessage } from '../transports/http/shared.js';
+import type { ClusterChannel, ClusterListener, ClusterMessage } from '../stores/shared-sessions.js';
 import { leaseSubscriber, parseJsonObject, RedisCommands, type RedisSubscriber, type RedisClientLike, type RedisStoreOptions } from './client.js';
 
 export interface RedisClusterChannelOptions extends RedisStoreOptions {

@@ -11,8 +11,7 @@
  * (the hash's field o names the latter).
  */
 import { createHash } from 'node:crypto';
-import type { SharedSession, SharedSessionStore } from '../transports/http/shared.js';
-import type { SessionRecord } from '../protocol/wire/session-record.js';
+import type { SharedSession, SharedSessionStore, StoredSessionRecord } from '../stores/shared-sessions.js';
 import { RedisCommands, RedisScript, type RedisClientLike, type RedisStoreOptions } from './client.js';
 
 export interface RedisSessionStoreOptions extends RedisStoreOptions {
@@ -146,7 +145,7 @@ export class RedisSessionStore implements SharedSessionStore {
     return decode(await this.#commands.run(LOAD, [key, String(this.idleTimeoutMs), this.#all, member]));
   }
 
-  async update(id: string, principal: string | undefined, record: SessionRecord): Promise<SharedSession | undefined> {
+  async update(id: string, principal: string | undefined, record: StoredSessionRecord): Promise<SharedSession | undefined> {
     const { key, member } = this.#keys(id, principal);
     return decode(await this.#commands.run(UPDATE, [key, this.#subsPrefix, member, JSON.stringify(record), JSON.stringify(record.subscriptions)]));
   }
@@ -198,7 +197,7 @@ function decode(reply: unknown): SharedSession | undefined {
   if (!Array.isArray(reply) || typeof reply[0] !== 'string') return undefined;
   const [record, principal, created, holder, rev, owner] = reply as (string | null)[];
   const session: { -readonly [K in keyof SharedSession]: SharedSession[K] } = {
-    record: JSON.parse(record!) as SessionRecord,
+    record: JSON.parse(record!) as StoredSessionRecord,
     createdAt: Number(created),
     rev: Number(rev),
   };

@@ -9,7 +9,7 @@
 import type { NotificationBus } from '../stores/bus.js';
 import type { TaskChannel } from '../stores/task-channel.js';
 import type { TaskStore } from '../stores/tasks.js';
-import type { HttpClusterOptions } from '../transports/http/shared.js';
+import type { HttpClusterOptions } from '../transports/http/types.js';
 import { validateStateKeys, type StateKey } from '../protocol/request/request-state.js';
 import { RedisNotificationBus } from './bus.js';
 import { RedisSubscriber, type RedisClientLike, type RedisStoreOptions } from './client.js';

@@ -8,7 +8,7 @@
 import { deepStrictEqual, ok, strictEqual } from 'node:assert/strict';
 import type { MaybePromise } from '../../stores/contracts.js';
 import type { SessionRecord } from '../../protocol/wire/session-record.js';
-import type { SharedSession, SharedSessionStore } from '../../transports/http/shared.js';
+import type { SharedSession, SharedSessionStore } from '../../stores/shared-sessions.js';
 import { waitFor, type ContractTestApi } from './api.js';
 
 /** One backend whose sessions expire after `idleTimeoutMs`; `instance()` answers the store as another process on it would hold it. */

@@ -10,7 +10,8 @@
 import { isPlainObject, type JsonRpcId, type JsonRpcMessage } from '../../jsonrpc/message.js';
 import type { AuthInfo, ConnectionFactory, ConnectionOptions, McpConnection } from '../../protocol/connection.js';
 import { principalOf } from '../../protocol/request/principal.js';
-import type { ClusterChannel, ClusterMessage, HttpClusterOptions, SharedSession, SharedSessionStore } from './shared.js';
+import type { ClusterChannel, ClusterMessage, SharedSession, SharedSessionStore, StoredSessionRecord } from '../../stores/shared-sessions.js';
+import type { HttpClusterOptions } from './types.js';
 import type { EventStore, MaybePromise, SessionStore } from '../../stores/contracts.js';
 import type { SessionRecord } from '../../protocol/wire/session-record.js';
 import { quotaOwnerOfRequest } from './client-address.js';
@@ -421,7 +422,7 @@ export class ClusterSessionRegistry extends SessionRegistry {
     if (session.inflight === 0) this.#closeOldGenerations(session);
   }
 
-  #connect(session: SharedHttpSession, record: SessionRecord | undefined): void {
+  #connect(session: SharedHttpSession, record: StoredSessionRecord | undefined): void {
     const generation = ++session.generation;
     const options: ConnectionOptions = {
       // Only the instance holding the GET stream delivers what the bus fans out (every copy hears it).
@@ -432,7 +433,8 @@ export class ClusterSessionRegistry extends SessionRegistry {
       sessionId: session.id,
       transport: 'http',
       onRecordChange: (changed) => this.#recordChanged(session, changed),
-      ...(record === undefined ? {} : { record }),
+      // A stored record is JSON from another instance: the connection validates it (parseSessionRecord) before using it.
+      ...(record === undefined ? {} : { record: record as SessionRecord }),
     };
     const connection = this.#factory.openConnection(options);
     session.generations.set(generation, connection);

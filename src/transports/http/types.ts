@@ -7,7 +7,7 @@ import type { AuthOptions } from './auth/types.js';
 import type { AuthInfo } from '../../protocol/connection.js';
 import type { EventStore } from '../../stores/contracts.js';
 import type { HttpRequest } from './wire.js';
-import type { HttpClusterOptions } from './shared.js';
+import type { ClusterChannel, SharedSessionStore } from '../../stores/shared-sessions.js';
 
 export type { BodyResult, ChunkSink, HeaderMap, HttpRequest, HttpResponse, ResponseStream } from './wire.js';
 
@@ -130,4 +130,12 @@ export interface ServerCardOptions {
   repository?: { url: string; source: string; id?: string; subfolder?: string };
   /** `Cache-Control: public, max-age=…` in seconds (default 3600, as the proposal suggests). */
   maxAgeSeconds?: number;
+}
+
+/** What the engine needs to act as one of several instances (`createRedisState` builds it). */
+export interface HttpClusterOptions {
+  /** Sessions as records, shared by every instance. */
+  sessions: SharedSessionStore;
+  /** Messages between instances; its `instanceId` names this one. */
+  channel: ClusterChannel;
 }

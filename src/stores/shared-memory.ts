@@ -4,8 +4,7 @@
  * and for instances that share a process. Records are kept as JSON, so what
  * goes in must be serialisable, as on any shared backend.
  */
-import type { SessionRecord } from '../../protocol/wire/session-record.js';
-import type { SharedSession, SharedSessionStore } from './shared.js';
+import type { SharedSession, SharedSessionStore, StoredSessionRecord } from './shared-sessions.js';
 
 export interface MemorySharedSessionStoreOptions {
   /** Idle time before a session expires (ms, default 30 minutes); every `load` restarts it. */
@@ -54,7 +53,7 @@ export class MemorySharedSessionStore implements SharedSessionStore {
     return Promise.resolve(entry && view(entry));
   }
 
-  update(id: string, principal: string | undefined, record: SessionRecord): Promise<SharedSession | undefined> {
+  update(id: string, principal: string | undefined, record: StoredSessionRecord): Promise<SharedSession | undefined> {
     const key = keyOf(id, principal);
     const entry = this.#live(key);
     if (entry === undefined) return Promise.resolve(undefined);
@@ -143,7 +142,7 @@ function keyOf(id: string, principal: string | undefined): string {
 }
 
 function view(entry: Entry): SharedSession {
-  const session: { -readonly [K in keyof SharedSession]: SharedSession[K] } = { record: JSON.parse(entry.record) as SessionRecord, createdAt: entry.createdAt, rev: entry.rev };
+  const session: { -readonly [K in keyof SharedSession]: SharedSession[K] } = { record: JSON.parse(entry.record) as StoredSessionRecord, createdAt: entry.createdAt, rev: entry.rev };
   if (entry.principal !== undefined) session.principal = entry.principal;
   if (entry.holder !== undefined) session.holder = entry.holder;
   if (entry.owner !== undefined) session.owner = entry.owner;

@@ -2,15 +2,30 @@
  * What several instances share so that they act as one HTTP server: legacy
  * sessions as serialisable records (SharedSessionStore) and a channel between
  * instances (ClusterChannel). `mcpkit/redis` implements both on Redis; the
- * HTTP engine takes them as its `cluster` option.
+ * HTTP engine takes them as its `cluster` option. Only plain JSON crosses
+ * these contracts: live sessions (connections, streams) never leave a process.
  */
-import type { JsonRpcMessage } from '../../jsonrpc/message.js';
-import type { SessionRecord } from '../../protocol/wire/session-record.js';
+import type { JsonRpcMessage } from '../jsonrpc/message.js';
+
+/**
+ * A session record as stores hold it: the protocol's `SessionRecord`, read as
+ * JSON (this layer sits below the protocol; the connection that restores a
+ * record validates it). Stores index `subscriptions`.
+ */
+export interface StoredSessionRecord {
+  readonly v: 1;
+  readonly protocolVersion: string;
+  readonly clientInfo?: object;
+  readonly clientCapabilities: object;
+  readonly serverCapabilities: object;
+  readonly logLevel?: string;
+  readonly subscriptions: readonly string[];
+}
 
 /** One legacy session as every instance sees it: plain JSON. */
 export interface SharedSession {
   /** What `initialize` negotiated and later requests changed. */
-  readonly record: SessionRecord;
+  readonly record: StoredSessionRecord;
   /** The principal the session is bound to (`principalOf(authInfo)`); absent: unauthenticated. */
   readonly principal?: string;
   /** Creation time, epoch ms. */
@@ -42,7 +57,7 @@ export interface SharedSession {
 export interface SharedSessionStore {
   create(id: string, principal: string | undefined, session: SharedSession): Promise<boolean>;
   load(id: string, principal: string | undefined): Promise<SharedSession | undefined>;
-  update(id: string, principal: string | undefined, record: SessionRecord): Promise<SharedSession | undefined>;
+  update(id: string, principal: string | undefined, record: StoredSessionRecord): Promise<SharedSession | undefined>;
   hold(id: string, principal: string | undefined, instanceId: string): Promise<SharedSession | undefined>;
   delete(id: string, principal: string | undefined): Promise<SharedSession | undefined>;
   /** Answers when the store is reachable, else throws (StoreUnavailableError): checked before a session opens. */
@@ -99,12 +114,4 @@ export interface ClusterChannel {
   /** How often `alive` is worth asking again while waiting on another instance (ms). */
   readonly livenessCheckMs?: number;
   close?(): Promise<void>;
-}
-
-/** What the engine needs to act as one of several instances (`createRedisState` builds it). */
-export interface HttpClusterOptions {
-  /** Sessions as records, shared by every instance. */
-  sessions: SharedSessionStore;
-  /** Messages between instances; its `instanceId` names this one. */
-  channel: ClusterChannel;
 }
