@@ -58,7 +58,8 @@ async function mode(name) {
   let id = 1;
   let bytes = 0;
   const one = () =>
-    connection.handleMessage(JSON.parse(head + id++ + tail), extraFor()).then((answer) => {
+    // handleMessage answers a synchronous tool with the response itself (a promise on older builds).
+    Promise.resolve(connection.handleMessage(JSON.parse(head + id++ + tail), extraFor())).then((answer) => {
       if (answer.result === undefined) throw new Error(`unexpected answer ${JSON.stringify(answer)}`);
       bytes += JSON.stringify(answer).length;
     });
