@@ -1,5 +1,5 @@
 import { isJsonRpcProtocolError } from '../../jsonrpc/errors.js';
-import { McpToolNotFoundError, ToolError, ToolOutputError } from '../../registries/errors.js';
+import { McpToolNotFoundError, ToolError, ToolOutputError } from '../../errors/classes.js';
 import type { McpTool } from '../../registries/types.js';
 import type { RequestContext } from '../request/context.js';
 import type { MethodContext } from '../scopes/method-context.js';

@@ -93,11 +93,11 @@ class Engine implements HttpEngine, EngineContext {
     this.stateless = options.stateless ?? false;
     this.maxBodyBytes = positive(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes');
     // The server owns both (ProtocolOptions); the engine's own options only override them.
-    this.maxBatchSize = positive(options.maxBatchSize ?? factory.maxBatchSize, DEFAULT_MAX_BATCH_SIZE, 'maxBatchSize');
+    this.maxBatchSize = positive(factory.maxBatchSize, DEFAULT_MAX_BATCH_SIZE, 'maxBatchSize');
     this.maxSessions = positive(options.maxSessions, DEFAULT_MAX_SESSIONS, 'maxSessions');
     this.maxRequestsPerSession = positive(options.maxRequestsPerSession, DEFAULT_MAX_REQUESTS_PER_SESSION, 'maxRequestsPerSession');
     this.keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
-    this.protocolVersions = options.protocolVersions ?? factory.protocolVersions ?? DEFAULT_PROTOCOL_VERSIONS;
+    this.protocolVersions = factory.protocolVersions ?? DEFAULT_PROTOCOL_VERSIONS;
     this.authenticate = options.authenticate;
     if (options.auth !== undefined && options.authenticate !== undefined) {
       throw new TypeError('Give either auth (OAuth resource server) or authenticate (your own check), not both');
