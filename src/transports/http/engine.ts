@@ -16,7 +16,7 @@ import { handleGet } from './get.js';
 import { DEFAULT_MAX_INFLIGHT_BYTES_PER_CLIENT, InflightBytes } from './inflight.js';
 import { DEFAULT_PROTOCOL_VERSIONS } from './headers.js';
 import { LegacySseEndpoint } from './legacy-sse.js';
-import { positive } from './options.js';
+import { checkEngineKeys, positive } from './options.js';
 import { DEFAULT_MAX_BATCH_SIZE } from '../../protocol/scopes/options.js';
 import { handlePost, postThen } from './post.js';
 import { createCors, type Cors } from './cors.js';
@@ -53,6 +53,7 @@ export const DEFAULT_KEEP_ALIVE_MS = 25_000;
 export const DEFAULT_MAX_STREAM_BUFFER_BYTES = 8 * 1024 * 1024;
 
 export function createHttpEngine(factory: ConnectionFactory, options: HttpEngineOptions = {}): HttpEngine {
+  checkEngineKeys(options, 'createHttpEngine() options');
   return new Engine(factory, options);
 }
 
