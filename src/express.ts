@@ -1,4 +1,3 @@
 /** `mcpkit/express`: mount the Streamable HTTP endpoint on an Express app (express is an optional peer). */
 export { mountMcpHttp } from './adapters/express.js';
 export type { MountMcpHttpOptions } from './adapters/express.js';
-export type { NodeHandler } from './adapters/node.js';

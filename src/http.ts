@@ -21,7 +21,6 @@ export { DEFAULT_MAX_INFLIGHT_BYTES_PER_CLIENT } from './transports/http/infligh
 export type { CloseOptions, HttpEngine } from './transports/http/engine.js';
 export type { CorsOptions } from './transports/http/types.js';
 export { SERVER_CARD_MEDIA_TYPE, SERVER_CARD_SCHEMA, type ServerCardOptions } from './transports/http/server-card.js';
-export type { AuthOptions, Principal, TokenVerifier, VerifyTarget } from './transports/http/auth/types.js';
 export type {
   BodyResult,
   ChunkSink,
@@ -35,7 +34,6 @@ export type {
 } from './transports/http/types.js';
 export { LOOPBACK_HOSTS } from './transports/http/security.js';
 export type { EventStore, EventStoreLimits, FollowEnd, MaybePromise, ReplayWriter, SessionStore, StreamFollow } from './stores/contracts.js';
-export { parseSessionRecord, type RecordChangeListener, type SessionRecord } from './protocol/wire/session-record.js';
 export { MemoryEventStore, MemorySessionStore } from './stores/memory.js';
 export type { MemoryEventStoreOptions, MemorySessionStoreOptions } from './stores/memory.js';
 export { MemorySharedSessionStore, type MemorySharedSessionStoreOptions } from './stores/shared-memory.js';

@@ -1,14 +1,13 @@
 /**
  * mcpkit: Model Context Protocol servers for TypeScript.
- * The public surface is what this file (and the subpaths in package.json) export.
+ * This entry is the authoring API (the server, definitions, results, errors, StdioTransport and
+ * their types) and the names the seed APIs use; plumbing is `mcpkit/protocol`. Each name is
+ * exported by exactly one entry (test/foundation/bundle.test.ts).
  */
 
 // JSON-RPC 2.0
-export { ErrorCode, errorResponseFrom, isJsonRpcProtocolError, JsonRpcProtocolError, parseErrorResponse } from './jsonrpc/errors.js';
-export { classify, isValidId } from './jsonrpc/message.js';
-export { UnserializableMessageError } from './jsonrpc/serialize.js';
+export { ErrorCode, JsonRpcProtocolError } from './jsonrpc/errors.js';
 export type {
-  Classified,
   JsonRpcErrorObject,
   JsonRpcErrorResponse,
   JsonRpcId,
@@ -43,33 +42,21 @@ export type * from './registries/types.js';
 
 // Protocol
 export { McpErrorCode } from './errors/codes.js';
-export type { AuthInfo, ConnectionFactory, ConnectionOptions, HandleResult, McpConnection, MessageExtra, MessageSink, RequestInfo } from './protocol/connection.js';
-export { parseSessionRecord, type RecordChangeListener, type SessionRecord } from './protocol/wire/session-record.js';
-export { principalOf, quotaOwnerOf, samePrincipal } from './protocol/request/principal.js';
-export type { ScopeAccess } from './protocol/connection.js';
-export { InvalidTokenError, type AuthOptions, type Principal, type TokenVerifier, type VerifyTarget } from './transports/http/auth/types.js';
+export type { AuthInfo } from './protocol/connection.js';
 export { RequestContext, type AuthPrincipal, type ClientRequestOptions } from './protocol/request/context.js';
 export type { Logger, McpProtocolHandlerDeps, ProtocolOptions } from './protocol/scopes/options.js';
 export { ConnectionClosedError, MissingClientCapabilityError, RequestTimeoutError } from './protocol/wire/errors.js';
 export { TaskInputTimeoutError } from './protocol/scopes/task-runtime.js';
 export { McpProtocolHandler } from './protocol/dispatch/protocol-handler.js';
-export { buildServerMetadata, type McpServerMetadata } from './protocol/wire/metadata.js';
+export type { McpServerMetadata } from './protocol/wire/metadata.js';
 export type { MethodTypes, MiddlewareContext, MiddlewareFn } from './protocol/methods/middleware-types.js';
 export { ClientRequestError, ClientRequestTimeoutError, MalformedClientAnswerError } from './protocol/request/outbound.js';
 export type * from './protocol/wire/types.js';
-export { UriTemplate, UriTemplateError } from './registries/uri-template.js';
-export {
-  DEFAULT_HTTP_VERSION,
-  LATEST_LEGACY_VERSION,
-  LATEST_VERSION,
-  LEGACY_VERSIONS,
-  MODERN_VERSIONS,
-  SUPPORTED_VERSIONS,
-  type ProtocolVersion,
-} from './protocol/wire/versions.js';
+export { UriTemplateError } from './registries/uri-template.js';
+export type { ProtocolVersion } from './protocol/wire/versions.js';
 
 // Schemas
-export { compileSchema, isStandardSchema, SchemaConversionError, withJsonSchema } from './schema/index.js';
+export { SchemaConversionError, withJsonSchema } from './schema/index.js';
 export type { CompiledSchema, InferInput, InferOutput, JsonSchemaObject, SchemaInput, StandardSchemaV1 } from './schema/index.js';
 
 // Stores

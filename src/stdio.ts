@@ -1,3 +1,6 @@
-/** `mcpkit/stdio`: newline-delimited JSON over stdin/stdout (or any stream pair). */
-export { DEFAULT_EOF_GRACE_MS, DEFAULT_MAX_OUTPUT_BUFFER, InvalidJsonError, LineTooLongError, OutputClosedError, StdioTransport } from './transports/stdio.js';
-export type { ReadableLike, StdioTransportConfig, WritableLike } from './transports/stdio.js';
+/**
+ * `mcpkit/stdio`: the stdio transport's limits, errors and stream types. `StdioTransport` itself is
+ * authoring API, exported by `mcpkit`.
+ */
+export { DEFAULT_EOF_GRACE_MS, DEFAULT_MAX_OUTPUT_BUFFER, InvalidJsonError, LineTooLongError } from './transports/stdio.js';
+export type { ReadableLike, WritableLike } from './transports/stdio.js';

@@ -1,5 +1,6 @@
 /** Express adapter: mounts the node handler on a path. No protocol rules here. */
 import type { Express, IRouter, NextFunction, Request, Response, Router } from 'express';
+import { checkEngineKeys } from '../transports/http/options.js';
 import { wellKnownPaths } from '../transports/http/auth/metadata.js';
 import { canonicalResource, resourcePath, trimSlash } from '../transports/http/auth/resource.js';
 import type { ConnectionFactory } from '../protocol/connection.js';
@@ -23,6 +24,7 @@ export interface MountMcpHttpOptions extends HttpEngineOptions {
  * Returns the handler, whose `close()` shuts the endpoint down.
  */
 export function mountMcpHttp(app: Express | Router, server: ConnectionFactory, options: MountMcpHttpOptions = {}): NodeHandler {
+  checkEngineKeys(options, 'mountMcpHttp() options');
   const { path = '/mcp', ...engineOptions } = options;
   // Express routes by path itself, so the engine serves whatever reaches it.
   const auth = engineOptions.auth;

@@ -1,5 +1,6 @@
 /** Web-standard adapter: (Request) => Promise<Response> for Bun, Deno, Workers, Hono. No protocol rules here. */
 import type { ConnectionFactory } from '../protocol/connection.js';
+import { checkEngineKeys } from '../transports/http/options.js';
 import { createHttpEngine, DEFAULT_MAX_STREAM_BUFFER_BYTES, type CloseOptions, type HttpEngine } from '../transports/http/engine.js';
 import type { BodyResult, HttpEngineOptions, HttpRequest, HttpResponse } from '../transports/http/types.js';
 
@@ -23,6 +24,7 @@ export interface FetchHandlerOptions extends HttpEngineOptions {
 }
 
 export function createFetchHandler(factory: ConnectionFactory, options: FetchHandlerOptions = {}): FetchHandler {
+  checkEngineKeys(options, 'createFetchHandler() options', ['remoteAddress']);
   const { remoteAddress: addressOf = runtimeRemoteAddress, ...engineOptions } = options;
   const engine = createHttpEngine(factory, engineOptions);
   const maxBuffered = options.maxStreamBufferBytes ?? DEFAULT_MAX_STREAM_BUFFER_BYTES;

@@ -3,6 +3,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { canonicalResource, isLoopbackResource } from '../transports/http/auth/resource.js';
 import type { ConnectionFactory } from '../protocol/connection.js';
+import { checkEngineKeys } from '../transports/http/options.js';
 import { createHttpEngine, DEFAULT_MAX_STREAM_BUFFER_BYTES, type CloseOptions, type HttpEngine } from '../transports/http/engine.js';
 import type { BodyResult, HeaderMap, HttpEngineOptions, HttpRequest, HttpResponse } from '../transports/http/types.js';
 
@@ -15,6 +16,7 @@ export interface NodeHandler {
 
 /** A `(req, res)` handler for node:http (and Express, whose parsed `req.body` it uses). */
 export function createNodeHandler(factory: ConnectionFactory, options: HttpEngineOptions = {}): NodeHandler {
+  checkEngineKeys(options, 'createNodeHandler() options');
   const engine = createHttpEngine(factory, options);
   const maxBuffered = options.maxStreamBufferBytes ?? DEFAULT_MAX_STREAM_BUFFER_BYTES;
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
@@ -246,6 +248,8 @@ export interface ListenOptions extends HttpEngineOptions {
   host?: string;
 }
 
+const LISTEN_KEYS = ['port', 'host'] as const satisfies readonly (keyof ListenOptions)[];
+
 export interface McpHttpListener {
   /** The MCP endpoint URL, e.g. http://127.0.0.1:3000/mcp. */
   readonly url: string;
@@ -258,6 +262,7 @@ export interface McpHttpListener {
 
 /** Serves the MCP endpoint (default path /mcp) on a new node:http server. */
 export async function listen(factory: ConnectionFactory, options: ListenOptions = {}): Promise<McpHttpListener> {
+  checkEngineKeys(options, 'listen() options', LISTEN_KEYS);
   const { port = 0, host = '127.0.0.1', path = '/mcp', ...engineOptions } = options;
   // Loaded here, not at import: the build shares this file with every entry (scripts/bundle.mjs), and
   // `import 'mcpkit'` or a stdio server has no use for node:http (test/foundation/entry-builtins.test.ts).

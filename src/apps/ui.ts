@@ -4,6 +4,7 @@
  * The shapes are the extension's; nothing here talks to the protocol.
  */
 import { kindOf, RegistrationError } from '../registries/checks.js';
+import { keysOf, nearestKey } from '../util/known-keys.js';
 
 /** The extension identifier clients and servers declare. */
 export const UI_EXTENSION_ID = 'io.modelcontextprotocol/ui';
@@ -65,6 +66,11 @@ const CSP_KEYS = ['connectDomains', 'resourceDomains', 'frameDomains', 'baseUriD
 const PERMISSIONS = ['camera', 'microphone', 'geolocation', 'clipboardWrite'] as const;
 const VISIBILITIES: readonly string[] = ['model', 'app'];
 const RESOURCE_META_KEYS = ['csp', 'permissions', 'domain', 'prefersBorder'];
+const APP_KEYS = keysOf<ToolApp>({ resourceUri: true, visibility: true, html: true, csp: true, permissions: true, domain: true, prefersBorder: true });
+const didYouMean = (key: string, known: readonly string[]): string => {
+  const near = nearestKey(key, known);
+  return near === undefined ? '' : ` (did you mean ${near}?)`;
+};
 /** scheme://host[:port], where the host may start with "*." (a wildcard subdomain). */
 const ORIGIN = /^(https?|wss?):\/\/(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:\d{1,5})?$/;
 
@@ -102,7 +108,7 @@ function checkedCsp(csp: unknown, owner: string): UiCsp {
   if (!isObject(csp)) throw new RegistrationError(`${owner}: csp must be an object with ${CSP_KEYS.join(', ')} (got ${kindOf(csp)})`);
   const out: Record<string, readonly string[]> = {};
   for (const [key, value] of Object.entries(csp)) {
-    if (!(CSP_KEYS as readonly string[]).includes(key)) throw new RegistrationError(`${owner}: csp.${key} is not an MCP Apps CSP setting; use ${CSP_KEYS.join(', ')}`);
+    if (!(CSP_KEYS as readonly string[]).includes(key)) throw new RegistrationError(`${owner}: csp.${key} is not an MCP Apps CSP setting; use ${CSP_KEYS.join(', ')}${didYouMean(key, CSP_KEYS)}`);
     if (value === undefined) continue;
     if (!Array.isArray(value)) throw new RegistrationError(`${owner}: csp.${key} must be an array of origins (got ${kindOf(value)})`);
     for (const origin of value as unknown[]) {
@@ -122,7 +128,7 @@ function checkedPermissions(permissions: unknown, owner: string): UiPermissions 
   if (!isObject(permissions)) throw new RegistrationError(`${owner}: permissions must be an object such as { camera: {} } (got ${kindOf(permissions)})`);
   const out: Record<string, Record<string, never>> = {};
   for (const [key, value] of Object.entries(permissions)) {
-    if (!(PERMISSIONS as readonly string[]).includes(key)) throw new RegistrationError(`${owner}: permissions.${key} is not an MCP Apps permission; use ${PERMISSIONS.join(', ')}`);
+    if (!(PERMISSIONS as readonly string[]).includes(key)) throw new RegistrationError(`${owner}: permissions.${key} is not an MCP Apps permission; use ${PERMISSIONS.join(', ')}${didYouMean(key, PERMISSIONS)}`);
     if (value === undefined) continue;
     if (!isObject(value) || Object.keys(value).length > 0) throw new RegistrationError(`${owner}: permissions.${key} must be {} to request it (got ${JSON.stringify(value)})`);
     out[key] = {};
@@ -135,8 +141,8 @@ export function uiToolMeta(app: ToolApp, owner: string): UiToolMeta {
   if (!isObject(app)) throw new RegistrationError(`${owner}: app must be an object such as { resourceUri: "ui://server/view" } (got ${kindOf(app)})`);
   checkUiUri(app.resourceUri, owner);
   for (const key of Object.keys(app)) {
-    if (key === 'resourceUri' || key === 'visibility' || key === 'html' || RESOURCE_META_KEYS.includes(key)) continue;
-    throw new RegistrationError(`${owner}: app.${key} is not an MCP Apps setting; use resourceUri, visibility, html, ${RESOURCE_META_KEYS.join(', ')}`);
+    if (APP_KEYS.includes(key)) continue;
+    throw new RegistrationError(`${owner}: app.${key} is not an MCP Apps setting; use ${APP_KEYS.join(', ')}${didYouMean(key, APP_KEYS)}`);
   }
   if (app.html === undefined) {
     const misplaced = RESOURCE_META_KEYS.filter((key) => (app as unknown as Record<string, unknown>)[key] !== undefined);

@@ -1,3 +1,5 @@
+const INTROSPECTION_VERIFIER_KEYS = keysOf<IntrospectionVerifierOptions>({ endpoint: true, clientId: true, clientSecret: true, headers: true, audience: true, allowMissingAudience: true, cacheTtlMs: true, cacheMaxEntries: true, fetchTimeoutMs: true });
+
 /**
  * A TokenVerifier for opaque tokens: asks the authorization server's RFC 7662
  * introspection endpoint. The answer must be `active`, name this resource in
@@ -8,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { principalFromClaims } from './jwt-claims.js';
 import { sameResource } from '../transports/http/auth/resource.js';
 import { InvalidTokenError, type Principal, type TokenVerifier, type VerifyTarget } from '../transports/http/auth/types.js';
+import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 
 export interface IntrospectionVerifierOptions {
   /** The introspection endpoint URL (the AS metadata's `introspection_endpoint`). */
@@ -30,6 +33,7 @@ export interface IntrospectionVerifierOptions {
 }
 
 export function introspectionVerifier(options: IntrospectionVerifierOptions): TokenVerifier {
+  refuseUnknownKeys(options, INTROSPECTION_VERIFIER_KEYS, 'introspectionVerifier() options');
   if (typeof options?.endpoint !== 'string' || !URL.canParse(options.endpoint)) {
     throw new TypeError('introspectionVerifier: endpoint must be the absolute URL of the introspection endpoint');
   }

@@ -1,3 +1,5 @@
+const JWT_VERIFIER_KEYS = keysOf<JwtVerifierOptions>({ issuers: true, audience: true, jwksUri: true, algorithms: true, clockToleranceSeconds: true, typ: true, jwksCacheMaxAgeMs: true, fetchTimeoutMs: true, cacheMaxEntries: true });
+
 /**
  * A TokenVerifier for JWT access tokens (RFC 9068) signed by the authorization
  * server: keys from its JWKS (fetched once, cached, refetched for an unknown
@@ -11,6 +13,7 @@ import { discoverJwksUri } from './discovery.js';
 import { sameResource } from '../transports/http/auth/resource.js';
 import { principalFromClaims } from './jwt-claims.js';
 import { InvalidTokenError, type Principal, type TokenVerifier, type VerifyTarget } from '../transports/http/auth/types.js';
+import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 
 type Jose = typeof JoseModule;
 type KeySet = ReturnType<Jose['createRemoteJWKSet']>;
@@ -57,6 +60,7 @@ function loadJose(): Promise<Jose> {
 }
 
 export function jwtVerifier(options: JwtVerifierOptions = {}): TokenVerifier {
+  refuseUnknownKeys(options, JWT_VERIFIER_KEYS, 'jwtVerifier() options');
   const algorithms = [...(options.algorithms ?? DEFAULT_ALGORITHMS)];
   if (algorithms.length === 0) throw new TypeError('jwtVerifier: algorithms must list at least one algorithm');
   for (const alg of algorithms) {

@@ -11,7 +11,8 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ConnectionFactory, McpTransport } from '../index.js';
+import type { McpTransport } from '../index.js';
+import type { ConnectionFactory } from '../protocol.js';
 
 interface Servable extends ConnectionFactory {
   connect(transport: McpTransport): Promise<void>;
@@ -53,7 +54,7 @@ async function main(): Promise<void> {
     return;
   }
   if (server) {
-    const { StdioTransport } = await import('../stdio.js');
+    const { StdioTransport } = await import('../index.js');
     await server.connect(new StdioTransport());
   }
 }

@@ -1,6 +1,7 @@
 import type { McpToolResult } from '../registries/types.js';
 import { McpServer } from '../server/server.js';
 import { StdioTransport } from '../transports/stdio.js';
+import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 
 /** A tool of a provider module (the `McpToolProvider` contract). */
 export interface McpToolDef {
@@ -20,6 +21,10 @@ export interface McpToolProvider {
 }
 
 const NAME = /^[a-zA-Z0-9_]+$/;
+const DEF_KEYS = keysOf<McpToolDef>({ name: true, title: true, description: true, inputSchema: true, handler: true });
+const PROVIDER_KEYS = keysOf<McpToolProvider>({ namespace: true, tools: true });
+const INFO_KEYS = ['name', 'version'];
+const assemblyError = (message: string): Error => new McpAssemblyError(message);
 
 export class McpAssemblyError extends Error {
   override readonly name = 'McpAssemblyError';
@@ -31,9 +36,11 @@ export class McpAssemblyError extends Error {
  * at assembly, never at call time.
  */
 export function assembleMcpServer(providers: McpToolProvider[], info: { name: string; version: string } = { name: 'mcpkit-server', version: '0.0.0' }): McpServer {
+  refuseUnknownKeys(info, INFO_KEYS, 'assembleMcpServer() info', assemblyError);
   const server = new McpServer({ name: info.name, version: info.version });
   const seen = new Map<string, string>();
   for (const provider of providers) {
+    refuseUnknownKeys(provider, PROVIDER_KEYS, `assembleMcpServer() provider ${JSON.stringify(provider?.namespace)}`, assemblyError);
     if (typeof provider.namespace !== 'string' || !NAME.test(provider.namespace)) {
       throw new McpAssemblyError(`Invalid provider namespace ${JSON.stringify(provider.namespace)}: it must match /^[a-zA-Z0-9_]+$/`);
     }
@@ -48,6 +55,7 @@ export function assembleMcpServer(providers: McpToolProvider[], info: { name: st
       }
       seen.set(wireName, `${provider.namespace}.${def.name}`);
       const where = `Tool "${provider.namespace}.${def.name}" (served as "${wireName}")`;
+      refuseUnknownKeys(def, DEF_KEYS, where, assemblyError);
       if (typeof def.handler !== 'function') {
         throw new McpAssemblyError(`${where} has no handler: give it handler: async (args) => ({ content: [...] })`);
       }

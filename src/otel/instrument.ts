@@ -31,6 +31,7 @@ import {
 } from '../protocol/observability/channels.js';
 import { ATTR, clientRequestOutcome, clientSpanAttributes, DURATION_BUCKETS, operationAttributes, requestOutcome, serverSpanAttributes, sessionAttributes, spanName, type Outcome } from './attributes.js';
 import { currentRequest, holding, RequestScope, type RequestState } from './scope.js';
+import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 
 /**
  * - `native`: SERVER spans for requests, CLIENT spans for server→client requests, duration metrics.
@@ -69,6 +70,8 @@ const metaGetter: TextMapGetter<Record<string, unknown>> = {
   },
 };
 
+const INSTRUMENT_KEYS = keysOf<InstrumentOptions>({ tracerProvider: true, meterProvider: true, mode: true, captureArguments: true });
+
 /** `OTEL_SDK_DISABLED=true` turns everything off; `MCPKIT_TELEMETRY` picks a mode. */
 export function modeFromEnvironment(requested: TelemetryMode, env: Record<string, string | undefined> | undefined): TelemetryMode {
   if (env?.['OTEL_SDK_DISABLED']?.trim().toLowerCase() === 'true') return 'off';
@@ -85,6 +88,7 @@ function processEnv(): Record<string, string | undefined> | undefined {
  * OpenTelemetry SDK is set up (propagators included) and before serving.
  */
 export function instrument(options: InstrumentOptions = {}): Instrumentation {
+  refuseUnknownKeys(options, INSTRUMENT_KEYS, 'instrument() options');
   const mode = modeFromEnvironment(options.mode ?? 'native', processEnv());
   if (mode === 'off') return { mode, disable: () => undefined };
   const telemetry = new Telemetry(mode, options);

@@ -7,6 +7,9 @@
  */
 import { isBusEvent, type BusEvent, type BusListener, type NotificationBus } from '../stores/bus.js';
 import { leaseSubscriber, parseJsonObject, RedisCommands, type RedisSubscriber, type RedisClientLike, type RedisStoreOptions } from './client.js';
+import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
+
+const REDIS_STORE_KEYS = keysOf<RedisStoreOptions>({ prefix: true, commandTimeoutMs: true, retryAfterSeconds: true, onError: true, subscriber: true });
 
 export class RedisNotificationBus implements NotificationBus {
   readonly channel: string;
@@ -19,6 +22,7 @@ export class RedisNotificationBus implements NotificationBus {
   #stop: (() => void) | undefined;
 
   constructor(client: RedisClientLike, options: RedisStoreOptions = {}) {
+    refuseUnknownKeys(options, REDIS_STORE_KEYS, 'new RedisNotificationBus() options');
     this.#commands = new RedisCommands(client, options);
     this.channel = `${this.#commands.prefix}bus`;
     ({ subscriber: this.#subscriber, release: this.#releaseSubscriber } = leaseSubscriber(client, options));

@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ClusterChannel, ClusterListener, ClusterMessage } from '../stores/shared-sessions.js';
 import { leaseSubscriber, parseJsonObject, RedisCommands, type RedisSubscriber, type RedisClientLike, type RedisStoreOptions } from './client.js';
+import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 
 export interface RedisClusterChannelOptions extends RedisStoreOptions {
   /** This instance's name on the channel (default: random). Letters, digits, `-` and `_`, at most 64. */
@@ -21,6 +22,8 @@ export const DEFAULT_INSTANCE_TTL_MS = 10_000;
 const INSTANCE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const TYPES: ReadonlySet<unknown> = new Set(['answer', 'cancel', 'stream', 'changed', 'ended']);
 
+const REDIS_CLUSTER_CHANNEL_KEYS = keysOf<RedisClusterChannelOptions>({ instanceId: true, instanceTtlMs: true, prefix: true, commandTimeoutMs: true, retryAfterSeconds: true, onError: true, subscriber: true });
+
 export class RedisClusterChannel implements ClusterChannel {
   readonly instanceId: string;
   /** This run of the instance: a restarted instance is another one to those waiting on the old run. */
@@ -32,6 +35,7 @@ export class RedisClusterChannel implements ClusterChannel {
   #heartbeat: ReturnType<typeof setInterval> | undefined;
 
   constructor(client: RedisClientLike, options: RedisClusterChannelOptions = {}) {
+    refuseUnknownKeys(options, REDIS_CLUSTER_CHANNEL_KEYS, 'new RedisClusterChannel() options');
     const instanceId = options.instanceId ?? randomBytes(6).toString('base64url');
     if (!INSTANCE_ID.test(instanceId)) throw new RangeError(`mcpkit/redis: instanceId must be 1-64 letters, digits, "-" or "_" (got ${JSON.stringify(instanceId)})`);
     this.instanceId = instanceId;

@@ -10,6 +10,7 @@ import { followStream, replayStream, type StreamRead } from '../stores/follow.js
 import { eventStoreLimits } from '../stores/memory.js';
 import { leaseSubscriber, RedisCommands, type RedisSubscriber, type RedisClientLike, type RedisStoreOptions } from './client.js';
 import { APPEND, FINISH, READ, RELEASE, USAGE } from './event-scripts.js';
+import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 
 export interface RedisEventStoreOptions extends RedisStoreOptions, EventStoreLimits {
   /** A stream not written for this long is dropped (ms, default 1 hour): sessions whose instance died are never released. */
@@ -17,6 +18,8 @@ export interface RedisEventStoreOptions extends RedisStoreOptions, EventStoreLim
 }
 
 export const DEFAULT_EVENT_IDLE_TTL_MS = 60 * 60_000;
+
+const REDIS_EVENT_STORE_KEYS = keysOf<RedisEventStoreOptions>({ idleTtlMs: true, prefix: true, commandTimeoutMs: true, retryAfterSeconds: true, onError: true, subscriber: true, maxBytesPerStream: true, maxBytesPerOwner: true, maxBytesPerClient: true, maxBytes: true, maxEventsPerStream: true, maxEvents: true });
 
 export class RedisEventStore implements EventStore {
   readonly #commands: RedisCommands;
@@ -27,6 +30,7 @@ export class RedisEventStore implements EventStore {
   readonly #ttlMs: number;
 
   constructor(client: RedisClientLike, options: RedisEventStoreOptions = {}) {
+    refuseUnknownKeys(options, REDIS_EVENT_STORE_KEYS, 'new RedisEventStore() options');
     this.#commands = new RedisCommands(client, options);
     this.#prefix = `${this.#commands.prefix}ev:`;
     const limits = eventStoreLimits(options, 'RedisEventStore');

@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import type { SharedSession, SharedSessionStore, StoredSessionRecord } from '../stores/shared-sessions.js';
 import { RedisCommands, RedisScript, type RedisClientLike, type RedisStoreOptions } from './client.js';
+import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 
 export interface RedisSessionStoreOptions extends RedisStoreOptions {
   /** Idle time before a session expires (ms, default 30 minutes); every use restarts it. */
@@ -111,11 +112,14 @@ function digest(value: string): string {
   return createHash('sha256').update(value).digest('base64url').slice(0, 22);
 }
 
+const REDIS_SESSION_STORE_KEYS = keysOf<RedisSessionStoreOptions>({ idleTimeoutMs: true, prefix: true, commandTimeoutMs: true, retryAfterSeconds: true, onError: true, subscriber: true });
+
 export class RedisSessionStore implements SharedSessionStore {
   readonly idleTimeoutMs: number;
   readonly #commands: RedisCommands;
 
   constructor(client: RedisClientLike, options: RedisSessionStoreOptions = {}) {
+    refuseUnknownKeys(options, REDIS_SESSION_STORE_KEYS, 'new RedisSessionStore() options');
     this.#commands = new RedisCommands(client, options);
     const idle = options.idleTimeoutMs ?? DEFAULT_SESSION_IDLE_MS;
     if (!Number.isFinite(idle) || idle <= 0) throw new RangeError(`mcpkit/redis: idleTimeoutMs must be a positive number (got ${idle})`);

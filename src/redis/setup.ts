@@ -18,6 +18,7 @@ import { RedisEventStore, type RedisEventStoreOptions } from './event-store.js';
 import { RedisSessionStore } from './session-store.js';
 import { RedisTaskChannel } from './task-channel.js';
 import { RedisTaskStore, type RedisTaskStoreOptions } from './task-store.js';
+import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 
 export interface RedisStateOptions extends Omit<RedisStoreOptions, 'subscriber'> {
   /** A connected node-redis client (`await createClient({ url }).connect()`). */
@@ -49,7 +50,14 @@ export interface RedisState {
   close(): Promise<void>;
 }
 
+const REDIS_STATE_KEYS = keysOf<RedisStateOptions>({ client: true, stateKeys: true, instanceId: true, sessionIdleTimeoutMs: true, tasks: true, instanceTtlMs: true, events: true, prefix: true, commandTimeoutMs: true, retryAfterSeconds: true, onError: true });
+const TASKS_KEYS = keysOf<NonNullable<RedisStateOptions['tasks']>>({ leaseMs: true, renewEveryMs: true, ttlMs: true, pollIntervalMs: true, maxTasks: true, maxTasksPerOwner: true, maxBytes: true, maxBytesPerOwner: true, maxTaskBytes: true });
+const EVENTS_KEYS = keysOf<NonNullable<RedisStateOptions['events']>>({ idleTtlMs: true, maxBytesPerStream: true, maxBytesPerOwner: true, maxBytesPerClient: true, maxBytes: true, maxEventsPerStream: true, maxEvents: true });
+
 export async function createRedisState(options: RedisStateOptions): Promise<RedisState> {
+  refuseUnknownKeys(options, REDIS_STATE_KEYS, 'createRedisState() options');
+  refuseUnknownKeys(options?.tasks, TASKS_KEYS, 'the tasks option of createRedisState()');
+  refuseUnknownKeys(options?.events, EVENTS_KEYS, 'the events option of createRedisState()');
   const { client, stateKeys, instanceId, sessionIdleTimeoutMs, tasks, instanceTtlMs, events, ...storeOptions } = options;
   validateStateKeys(stateKeys);
   // One subscriber connection for the bus, the cluster channel, the task channel and the followers of the event log.

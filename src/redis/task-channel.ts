@@ -11,6 +11,7 @@ import { isPlainObject } from '../jsonrpc/message.js';
 import type { TaskChannel, TaskSignal } from '../stores/task-channel.js';
 import type { TaskRecord } from '../stores/tasks.js';
 import { leaseSubscriber, parseJsonObject, RedisCommands, type RedisSubscriber, type RedisClientLike, type RedisStoreOptions } from './client.js';
+import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 
 export interface RedisTaskChannelOptions extends RedisStoreOptions {
   /** This instance: the `instanceId` of its RedisTaskStore (the holder of the tasks it creates). */
@@ -20,6 +21,8 @@ export interface RedisTaskChannelOptions extends RedisStoreOptions {
 }
 
 const STATUSES: ReadonlySet<unknown> = new Set(['working', 'input_required', 'completed', 'failed', 'cancelled']);
+
+const REDIS_TASK_CHANNEL_KEYS = keysOf<RedisTaskChannelOptions>({ instanceId: true, holderOf: true, prefix: true, commandTimeoutMs: true, retryAfterSeconds: true, onError: true, subscriber: true });
 
 export class RedisTaskChannel implements TaskChannel {
   readonly instanceId: string;
@@ -31,6 +34,7 @@ export class RedisTaskChannel implements TaskChannel {
   readonly #origin = randomUUID();
 
   constructor(client: RedisClientLike, options: RedisTaskChannelOptions) {
+    refuseUnknownKeys(options, REDIS_TASK_CHANNEL_KEYS, 'new RedisTaskChannel() options');
     this.instanceId = options.instanceId;
     this.#holderOf = options.holderOf;
     this.#commands = new RedisCommands(client, options);

@@ -22,6 +22,7 @@ import {
 } from '../stores/tasks.js';
 import { RedisCommands, type RedisClientLike, type RedisStoreOptions } from './client.js';
 import { CREATE, GET, RENEW, TASK_USAGE, UPDATE } from './task-scripts.js';
+import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 
 export interface RedisTaskStoreOptions extends Omit<RedisStoreOptions, 'subscriber'>, MemoryTaskStoreOptions {
   /** How long a task outlives its instance's last renewal before it fails (ms, default 30,000). */
@@ -36,6 +37,8 @@ export const DEFAULT_TASK_LEASE_MS = 30_000;
 
 /** Fields a patch cannot change: they identify the task and its quota. */
 const FIXED = new Set(['taskId', 'owner', 'principal', 'createdAt', 'lastUpdatedAt', 'ttlMs']);
+
+const REDIS_TASK_STORE_KEYS = keysOf<RedisTaskStoreOptions>({ leaseMs: true, renewEveryMs: true, instanceId: true, prefix: true, commandTimeoutMs: true, retryAfterSeconds: true, onError: true, ttlMs: true, pollIntervalMs: true, maxTasks: true, maxTasksPerOwner: true, maxBytes: true, maxBytesPerOwner: true, maxTaskBytes: true });
 
 export class RedisTaskStore implements TaskStore {
   readonly instanceId: string;
@@ -53,6 +56,7 @@ export class RedisTaskStore implements TaskStore {
   #timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(client: RedisClientLike, options: RedisTaskStoreOptions = {}) {
+    refuseUnknownKeys(options, REDIS_TASK_STORE_KEYS, 'new RedisTaskStore() options');
     this.#commands = new RedisCommands(client, options);
     this.#prefix = `${this.#commands.prefix}task:`;
     this.#limits = taskStoreLimits(options, 'RedisTaskStore');

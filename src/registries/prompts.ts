@@ -1,4 +1,4 @@
-import { McpPromptArgumentError, McpPromptNotFoundError } from './errors.js';
+import { McpPromptArgumentError, McpPromptNotFoundError } from '../errors/classes.js';
 import { KeyedRegistry } from './registry.js';
 import { checkFunction, kindOf, RegistrationError } from './checks.js';
 import type { McpPrompt, McpPromptMessage } from './types.js';

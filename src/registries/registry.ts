@@ -1,4 +1,4 @@
-import { DuplicateRegistrationError } from './errors.js';
+import { DuplicateRegistrationError } from '../errors/classes.js';
 import { ChangeEmitter, type RegistryChange } from './events.js';
 
 /**

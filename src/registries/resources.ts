@@ -1,6 +1,6 @@
 import { checkFunction, checkResourceUri, checkTemplateUri, kindOf, RegistrationError } from './checks.js';
 import { UriTemplate } from './uri-template.js';
-import { McpResourceNotFoundError, McpUriTooLongError } from './errors.js';
+import { McpResourceNotFoundError, McpUriTooLongError } from '../errors/classes.js';
 import { KeyedRegistry } from './registry.js';
 import type { McpReadResult, McpResource, McpResourceTemplate } from './types.js';
 

@@ -1,7 +1,7 @@
 import { compileSchema, formatIssues, type CompiledSchema, type JsonSchemaObject, type ValidationResult } from '../schema/index.js';
 import { isThenable } from '../util/thenable.js';
 import { checkFunction, checkObjectSchema, checkToolName, kindOf, RegistrationError } from './checks.js';
-import { McpToolNotFoundError, ToolInputError, ToolOutputError } from './errors.js';
+import { McpToolNotFoundError, ToolInputError, ToolOutputError } from '../errors/classes.js';
 import { headerParamsOf, type HeaderParam } from './header-params.js';
 import { KeyedRegistry } from './registry.js';
 import type { McpTool, McpToolResult } from './types.js';

@@ -120,6 +120,8 @@ export interface McpTool<TInput = unknown, TContext = unknown> {
   taskStart?: 'immediate' | 'manual';
   /** OAuth scopes a caller needs (HTTP `auth`): without them the call gets a 403 step-up challenge. */
   scopes?: readonly string[];
+  /** Aborts the handler's signal and answers an error result after this long (ms); never on the wire. */
+  timeoutMs?: number;
   execute(input: TInput, context: TContext): Promise<McpToolResult> | McpToolResult;
 }
 

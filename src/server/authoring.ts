@@ -18,6 +18,7 @@ import type { TemplateVariables } from '../registries/template-variables.js';
 import { compileSchema, isStandardSchema, SchemaConversionError, type CompiledSchema, type InferOutput, type SchemaInput } from '../schema/index.js';
 import { toCallToolResult } from './results.js';
 import { isThenable } from '../util/thenable.js';
+import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 import { checkUiUri, MCP_APP_MIME_TYPE, UI_EXTENSION_ID, uiResourceMeta, uiToolMeta, withUiMeta, type ToolApp, type UiResourceMeta } from '../apps/ui.js';
 import { checkExtensionId, requireExtensions } from '../protocol/extensions.js';
 
@@ -191,7 +192,7 @@ const SDK_KEYS: Record<string, string> = { inputSchema: 'input', outputSchema: '
  * Plain-JavaScript mistakes in a registration call, caught before anything is
  * registered: the official SDK's argument orders, a missing handler, SDK key names.
  */
-function checkCall(call: string, signature: string, key: string, config: unknown, handler: unknown): void {
+function checkCall(call: string, signature: string, key: string, config: unknown, handler: unknown, known: readonly string[]): void {
   const head = `${call}(${JSON.stringify(key)}, …)`;
   if (typeof config === 'string') {
     throw new RegistrationError(
@@ -206,6 +207,7 @@ function checkCall(call: string, signature: string, key: string, config: unknown
   for (const [wrong, right] of Object.entries(SDK_KEYS)) {
     if (Object.hasOwn(config, wrong)) throw new RegistrationError(`${head}: the config has "${wrong}", which mcpkit calls "${right}": ${signature}`);
   }
+  refuseUnknownKeys(config, known, `${call}(${JSON.stringify(key)}) config`, registrationError);
   if (typeof handler !== 'function') throw new RegistrationError(`${head} needs a handler function as its third argument (got ${kindOf(handler)}): ${signature}`);
 }
 
@@ -226,6 +228,18 @@ function schemaOf(toolName: string, which: 'input' | 'output', schema: SchemaInp
   }
 }
 
+const TOOL_KEYS = keysOf<ToolConfig<SchemaInput, SchemaInput>>({
+  title: true, description: true, input: true, output: true, annotations: true, icons: true, _meta: true,
+  timeoutMs: true, task: true, taskStart: true, scopes: true, app: true, requires: true,
+});
+const RESOURCE_KEYS = keysOf<ResourceConfig>({ name: true, title: true, description: true, mimeType: true, size: true, icons: true, annotations: true, _meta: true, scopes: true });
+const TEMPLATE_KEYS = keysOf<ResourceTemplateConfig>({ name: true, title: true, description: true, mimeType: true, icons: true, annotations: true, _meta: true, scopes: true, complete: true });
+const PROMPT_KEYS = keysOf<PromptConfig>({ title: true, description: true, arguments: true, icons: true, _meta: true, complete: true, scopes: true });
+const UI_RESOURCE_KEYS = keysOf<UiResourceConfig>({
+  name: true, title: true, description: true, icons: true, _meta: true, scopes: true, csp: true, permissions: true, domain: true, prefersBorder: true,
+});
+const registrationError = (message: string): Error => new RegistrationError(message);
+
 const TOOL_SIGNATURE = 'server.tool(name, { description, input }, (args, ctx) => result)';
 const RESOURCE_SIGNATURE = 'server.resource(uri, { name, mimeType }, (ctx) => contents)';
 const TEMPLATE_SIGNATURE = 'server.resourceTemplate(uriTemplate, { name }, (uri, variables, ctx) => contents)';
@@ -245,7 +259,7 @@ export abstract class Authoring {
     config: ToolConfig<I, O>,
     handler: ToolHandler<I, O>,
   ): RegisteredHandle<ToolConfig<I, O>, ToolHandler<I, O>> {
-    checkCall('server.tool', TOOL_SIGNATURE, name, config, handler);
+    checkCall('server.tool', TOOL_SIGNATURE, name, config, handler, TOOL_KEYS);
     let current = { config, handler };
     let view: RegisteredHandle<UiResourceConfig, UiHtml> | undefined;
     const build = (first: boolean): void => {
@@ -296,7 +310,7 @@ export abstract class Authoring {
     };
     build(true);
     return handle(this.tools, name, ({ handler: h, ...changes }) => {
-      checkCall('tool.update', TOOL_SIGNATURE, name, changes, h ?? current.handler);
+      checkCall('tool.update', TOOL_SIGNATURE, name, changes, h ?? current.handler, TOOL_KEYS);
       current = { config: { ...current.config, ...changes }, handler: h ?? current.handler };
       build(false);
     });
@@ -304,7 +318,7 @@ export abstract class Authoring {
 
   /** Registers a static resource. The reader may return a string, bytes or contents objects. */
   resource(uri: string, config: ResourceConfig, reader: (ctx: RequestContext) => ResourceReturn | Promise<ResourceReturn>): RegisteredHandle<ResourceConfig, typeof reader> {
-    checkCall('server.resource', RESOURCE_SIGNATURE, uri, config, reader);
+    checkCall('server.resource', RESOURCE_SIGNATURE, uri, config, reader, RESOURCE_KEYS);
     let current = { config, reader };
     const build = (first: boolean): void => {
       const { config: c, reader: r } = current;
@@ -314,7 +328,7 @@ export abstract class Authoring {
     };
     build(true);
     return handle(this.resources, uri, ({ handler, ...changes }) => {
-      checkCall('resource.update', RESOURCE_SIGNATURE, uri, changes, handler ?? current.reader);
+      checkCall('resource.update', RESOURCE_SIGNATURE, uri, changes, handler ?? current.reader, RESOURCE_KEYS);
       current = { config: { ...current.config, ...changes }, reader: handler ?? current.reader };
       build(false);
     });
@@ -329,6 +343,7 @@ export abstract class Authoring {
     checkUiUri(uri, 'server.uiResource');
     const parts = (c: UiResourceConfig): { resource: ResourceConfig; ui: UiResourceMeta } => {
       if (typeof c !== 'object' || c === null) throw new RegistrationError(`${owner}: the config must be an object (got ${kindOf(c)})`);
+      refuseUnknownKeys(c, UI_RESOURCE_KEYS, `server.uiResource(${JSON.stringify(uri)}) config`, registrationError);
       const { csp, permissions, domain, prefersBorder, _meta, ...rest } = c;
       const ui = uiResourceMeta({ csp, permissions, domain, prefersBorder }, owner);
       const meta = Object.keys(ui).length === 0 ? _meta : withUiMeta(_meta, ui, owner);
@@ -371,7 +386,7 @@ export abstract class Authoring {
     config: ResourceTemplateConfig<T>,
     reader: TemplateReader<T>,
   ): RegisteredHandle<ResourceTemplateConfig<T>, TemplateReader<T>> {
-    checkCall('server.resourceTemplate', TEMPLATE_SIGNATURE, uriTemplate, config, reader);
+    checkCall('server.resourceTemplate', TEMPLATE_SIGNATURE, uriTemplate, config, reader, TEMPLATE_KEYS);
     let current = { config, reader };
     const build = (first: boolean): void => {
       const { config: c, reader: r } = current;
@@ -388,7 +403,7 @@ export abstract class Authoring {
     };
     build(true);
     return handle(this.resources.templates, uriTemplate, ({ handler, ...changes }) => {
-      checkCall('resourceTemplate.update', TEMPLATE_SIGNATURE, uriTemplate, changes, handler ?? current.reader);
+      checkCall('resourceTemplate.update', TEMPLATE_SIGNATURE, uriTemplate, changes, handler ?? current.reader, TEMPLATE_KEYS);
       current = { config: { ...current.config, ...changes }, reader: handler ?? current.reader };
       build(false);
     });
@@ -400,7 +415,7 @@ export abstract class Authoring {
     config: PromptConfig<A>,
     handler: PromptHandler<A>,
   ): RegisteredHandle<PromptConfig<A>, PromptHandler<A>> {
-    checkCall('server.prompt', PROMPT_SIGNATURE, name, config, handler);
+    checkCall('server.prompt', PROMPT_SIGNATURE, name, config, handler, PROMPT_KEYS);
     let current = { config, handler };
     const build = (first: boolean): void => {
       const { config: c, handler: h } = current;
@@ -410,7 +425,7 @@ export abstract class Authoring {
     };
     build(true);
     return handle(this.prompts, name, ({ handler: h, ...changes }) => {
-      checkCall('prompt.update', PROMPT_SIGNATURE, name, changes, h ?? current.handler);
+      checkCall('prompt.update', PROMPT_SIGNATURE, name, changes, h ?? current.handler, PROMPT_KEYS);
       current = { config: { ...current.config, ...changes }, handler: h ?? current.handler };
       build(false);
     });

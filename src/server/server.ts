@@ -22,6 +22,7 @@ import type { McpTransport } from '../transports/transport.js';
 import { Authoring } from './authoring.js';
 import { ExtensionSet, type ExtensionOptions, type ExtensionSettings } from '../protocol/extensions.js';
 import { taskOptionsOf, TASKS_EXTENSION } from '../protocol/scopes/task-runtime.js';
+import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 
 /** The server's name, version and the rest of its `Implementation` (serverInfo) come first. */
 export interface McpServerConfig extends ProtocolOptions, Implementation {
@@ -46,6 +47,15 @@ export interface McpServerConfig extends ProtocolOptions, Implementation {
    */
   strictToolNames?: boolean;
 }
+
+const SERVER_KEYS = keysOf<McpServerConfig>({
+  name: true, version: true, title: true, description: true, websiteUrl: true, icons: true, instructions: true,
+  transport: true, logger: true, capabilities: true, bus: true, maxUriLength: true, strictToolNames: true,
+  pageSize: true, requestTimeoutMs: true, clientRequestTimeoutMs: true, maskErrors: true, maxBatchSize: true, protocolVersions: true,
+  cacheHints: true, serverInfoInMeta: true, requestStateKeys: true, requestStateTtlMs: true, taskStore: true, taskChannel: true,
+  taskInputTimeoutMs: true, maxSubscriptionsPerSession: true, maxSubscriptionBytesPerSession: true, maxPendingClientRequests: true,
+  maxPendingClientRequestBytes: true,
+});
 
 const stderrLogger: Logger = {
   error: (message, ...args) => console.error(message, ...args),
@@ -87,6 +97,7 @@ export class McpServer extends Authoring implements ConnectionFactory {
     if (typeof config?.name !== 'string' || typeof config.version !== 'string') {
       throw new TypeError('McpServer needs a config with a string name and version');
     }
+    refuseUnknownKeys(config, SERVER_KEYS, 'new McpServer() config');
     this.config = config;
     if (config.maxUriLength !== undefined) this.resources.maxUriLength = config.maxUriLength;
     if (config.strictToolNames === false) this.tools.strictNames = false;

@@ -3,6 +3,8 @@
  * connection and listen stream. In memory by default; a shared implementation
  * (e.g. Redis pub/sub) makes several processes act as one server.
  */
+import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
+
 export type BusEvent =
   | { type: 'list_changed'; list: 'tools' | 'resources' | 'prompts' }
   | { type: 'resource_updated'; uri: string };
@@ -35,11 +37,14 @@ export interface MemoryNotificationBusOptions {
   onListenerError?: (error: unknown) => void;
 }
 
+const MEMORY_NOTIFICATION_BUS_KEYS = keysOf<MemoryNotificationBusOptions>({ onListenerError: true });
+
 export class MemoryNotificationBus implements NotificationBus {
   readonly #listeners = new Set<BusListener>();
   readonly #onListenerError: (error: unknown) => void;
 
   constructor(options: MemoryNotificationBusOptions = {}) {
+    refuseUnknownKeys(options, MEMORY_NOTIFICATION_BUS_KEYS, 'new MemoryNotificationBus() options');
     this.#onListenerError = options.onListenerError ?? ((error) => console.error('mcpkit: a notification bus listener failed', error));
   }
 

@@ -2,6 +2,7 @@
 import type { JsonRpcMessage } from '../jsonrpc/message.js';
 import type { EventStore, EventStoreLimits, ReplayWriter, SessionStore, StreamFollow } from './contracts.js';
 import { followStream, replayStream, type StreamRead } from './follow.js';
+import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 
 export interface MemorySessionStoreOptions {
   /** Idle time after which an unused session expires (default 30 minutes; 0 disables). */
@@ -13,6 +14,8 @@ interface SessionEntry<T> {
   /** Milliseconds since the store was made: an integer V8 keeps inline for 12 days (Date.now() is a heap number per entry). */
   lastUsed: number;
 }
+
+const MEMORY_SESSION_STORE_KEYS = keysOf<MemorySessionStoreOptions>({ idleTimeoutMs: true });
 
 /**
  * Sessions in a Map kept in least-recently-used order, with one unref'd timer
@@ -28,6 +31,7 @@ export class MemorySessionStore<T> implements SessionStore<T> {
   private readonly epoch = Date.now();
 
   constructor(options: MemorySessionStoreOptions = {}) {
+    refuseUnknownKeys(options, MEMORY_SESSION_STORE_KEYS, 'new MemorySessionStore() options');
     this.idleTimeoutMs = options.idleTimeoutMs ?? 30 * 60_000;
     this.slackMs = Math.min(1_000, this.idleTimeoutMs / 16);
   }
@@ -152,6 +156,8 @@ interface StreamLog {
   finished: boolean;
 }
 
+const MEMORY_EVENT_STORE_KEYS = keysOf<MemoryEventStoreOptions>({ maxBytesPerStream: true, maxBytesPerOwner: true, maxBytesPerClient: true, maxBytes: true, maxEventsPerStream: true, maxEvents: true });
+
 /**
  * A bounded in-memory event log. Event ids are `<streamId>:<sequence>`, the
  * sequence counting across the whole store, so an id is never reused even when
@@ -175,6 +181,7 @@ export class MemoryEventStore implements EventStore {
   private totalEvents = 0;
 
   constructor(options: MemoryEventStoreOptions = {}) {
+    refuseUnknownKeys(options, MEMORY_EVENT_STORE_KEYS, 'new MemoryEventStore() options');
     const limits = eventStoreLimits(options, 'MemoryEventStore');
     this.maxStreamBytes = limits.maxBytesPerStream;
     this.maxOwnerBytes = limits.maxBytesPerOwner;

@@ -5,6 +5,7 @@
  * goes in must be serialisable, as on any shared backend.
  */
 import type { SharedSession, SharedSessionStore, StoredSessionRecord } from './shared-sessions.js';
+import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 
 export interface MemorySharedSessionStoreOptions {
   /** Idle time before a session expires (ms, default 30 minutes); every `load` restarts it. */
@@ -23,6 +24,8 @@ interface Entry {
   expiresAt: number;
 }
 
+const MEMORY_SHARED_SESSION_STORE_KEYS = keysOf<MemorySharedSessionStoreOptions>({ idleTimeoutMs: true });
+
 export class MemorySharedSessionStore implements SharedSessionStore {
   readonly idleTimeoutMs: number;
   /** By principal and id: another principal's lookup names another entry. */
@@ -32,6 +35,7 @@ export class MemorySharedSessionStore implements SharedSessionStore {
   #nextSweep = 0;
 
   constructor(options: MemorySharedSessionStoreOptions = {}) {
+    refuseUnknownKeys(options, MEMORY_SHARED_SESSION_STORE_KEYS, 'new MemorySharedSessionStore() options');
     const idle = options.idleTimeoutMs ?? 30 * 60_000;
     if (!Number.isFinite(idle) || idle <= 0) throw new RangeError(`MemorySharedSessionStore: idleTimeoutMs must be a positive number (got ${idle})`);
     this.idleTimeoutMs = Math.ceil(idle);

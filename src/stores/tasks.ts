@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { MaybePromise } from './contracts.js';
+import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
@@ -174,6 +175,8 @@ interface Entry {
   bytes: number;
 }
 
+const MEMORY_TASK_STORE_KEYS = keysOf<MemoryTaskStoreOptions>({ ttlMs: true, pollIntervalMs: true, maxTasks: true, maxTasksPerOwner: true, maxBytes: true, maxBytesPerOwner: true, maxTaskBytes: true });
+
 /**
  * Tasks in a Map, with count and byte totals per owner; expired ones are dropped
  * when read and in a sweep before each create. Nothing unexpired is ever evicted.
@@ -191,6 +194,7 @@ export class MemoryTaskStore implements TaskStore {
   #bytes = 0;
 
   constructor(options: MemoryTaskStoreOptions = {}) {
+    refuseUnknownKeys(options, MEMORY_TASK_STORE_KEYS, 'new MemoryTaskStore() options');
     const limits = taskStoreLimits(options, 'MemoryTaskStore');
     this.ttlMs = limits.ttlMs;
     this.pollIntervalMs = limits.pollIntervalMs;

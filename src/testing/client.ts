@@ -24,6 +24,7 @@ import type {
   Result,
 } from './types.js';
 import { isPlainObject } from '../jsonrpc/message.js';
+import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 
 type Json = Record<string, unknown>;
 
@@ -89,6 +90,8 @@ export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 const LATEST_LEGACY = '2025-11-25';
 
 
+const TEST_CLIENT_KEYS = keysOf<TestClientOptions>({ modern: true, capabilities: true, clientInfo: true, logLevel: true, authInfo: true, requestInfo: true, onElicit: true, onSample: true, onListRoots: true, onMessage: true, maxRounds: true });
+
 /**
  * An in-memory MCP client for tests: it talks to a server through
  * `server.openConnection()` (no sockets, no processes), records every message
@@ -110,6 +113,7 @@ export class TestClient {
   #closed = false;
 
   constructor(server: ConnectionFactory, options: TestClientOptions = {}) {
+    refuseUnknownKeys(options, TEST_CLIENT_KEYS, 'createTestClient() options');
     this.#options = options;
     this.#modern = options.modern === true;
     this.#protocolVersion = this.#modern ? MODERN_PROTOCOL_VERSION : LATEST_LEGACY;

@@ -4,7 +4,7 @@
  * hints and `_meta`, and tests may look at any field the server sent.
  */
 import type { Implementation, ServerCapabilities } from '../protocol/wire/types.js';
-import type { Icon, McpPromptArgument, McpPromptMessage, McpTool, McpToolResult, ResourceContents, ResourceDescription } from '../registries/types.js';
+import type { Icon, McpPromptArgument, McpPromptMessage, McpToolResult, ResourceContents, ResourceDescription, ToolDescription } from '../registries/types.js';
 
 type Json = Record<string, unknown>;
 
@@ -27,9 +27,8 @@ export interface DiscoverResult extends Result {
   instructions?: string;
 }
 
-/** A tool as `tools/list` shows it: the contract without its behaviour, with an input schema always present. */
-export interface WireTool extends Omit<McpTool, 'execute' | 'task' | 'taskStart' | 'inputSchema'> {
-  inputSchema: Json;
+/** A tool as `tools/list` shows it: the server's one wire shape (`ToolDescription`), open to fields a newer revision adds. */
+export interface WireTool extends ToolDescription {
   [key: string]: unknown;
 }
 

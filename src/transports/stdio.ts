@@ -2,6 +2,7 @@ import { encodeMessage } from '../jsonrpc/serialize.js';
 import { routeConsoleToStderr } from './stdio-console.js';
 import type { McpTransport } from './transport.js';
 import type { ErrorCodeName } from '../errors/codes.js';
+import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 
 /** The parts of a Node stream the transport uses, so tests can inject a PassThrough pair. */
 export interface ReadableLike {
@@ -81,6 +82,8 @@ export class OutputClosedError extends Error {
   readonly errorCode: ErrorCodeName = 'output_closed';
 }
 
+const STDIO_TRANSPORT_KEYS = keysOf<StdioTransportConfig>({ input: true, output: true, maxLineLength: true, maxOutputBuffer: true, eofGraceMs: true, routeConsoleToStderr: true, notificationGapMs: true });
+
 /**
  * Newline-delimited JSON over a pair of streams. Reads are split on `\n`
  * (CRLF and blank lines tolerated). A notification or request is written at
@@ -120,6 +123,7 @@ export class StdioTransport implements McpTransport {
   #listeners: { data: (chunk: Uint8Array | string) => void; end: () => void; error: (e: Error) => void } | undefined;
 
   constructor(config: StdioTransportConfig = {}) {
+    refuseUnknownKeys(config, STDIO_TRANSPORT_KEYS, 'new StdioTransport() config');
     this.#config = config;
     this.#maxLine = config.maxLineLength ?? 4 * 1024 * 1024;
     this.#maxOutput = config.maxOutputBuffer ?? DEFAULT_MAX_OUTPUT_BUFFER;

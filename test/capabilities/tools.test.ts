@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { ToolError } from '../../src/registries/errors.js';
+import { ToolError } from '../../src/errors/classes.js';
 import { McpServer } from '../../src/server/server.js';
 import { TestClientError } from '../../src/testing/index.js';
 import { client, connected, lastResponse } from './support.js';

@@ -9,7 +9,7 @@ import {
   McpPromptNotFoundError,
   McpResourceNotFoundError,
   McpToolNotFoundError,
-} from '../../src/registries/errors.js';
+} from '../../src/errors/classes.js';
 import type { RegistryChange } from '../../src/registries/events.js';
 import { McpPromptRegistry } from '../../src/registries/prompts.js';
 import { McpResourceRegistry } from '../../src/registries/resources.js';

@@ -21,13 +21,13 @@ afterEach(async () => {
 });
 
 type Parser = 'none' | 'json' | 'json-10mb' | 'text' | 'raw';
-async function serve(parser: Parser, options: MountMcpHttpOptions = {}): Promise<string> {
+async function serve(parser: Parser, options: MountMcpHttpOptions = {}, config: Parameters<typeof buildServer>[1] = {}): Promise<string> {
   const app = express();
   if (parser === 'json') app.use(express.json());
   if (parser === 'json-10mb') app.use(express.json({ limit: '10mb' }));
   if (parser === 'text') app.use(express.text({ type: 'application/json' }));
   if (parser === 'raw') app.use(express.raw({ type: 'application/json' }));
-  mountMcpHttp(app, buildServer().server, options);
+  mountMcpHttp(app, buildServer(undefined, config).server, options);
   httpServer = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => httpServer!.once('listening', () => resolve()));
   return `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`;
@@ -85,7 +85,7 @@ describe.each(parsers)('with parser: %s', (parser) => {
   });
 
   it('holds a batch to maxBatchSize', async () => {
-    const url = await serve(parser, { maxBatchSize: 2 });
+    const url = await serve(parser, {}, { maxBatchSize: 2 });
     const batch = JSON.stringify([rpc(1, 'tools/list'), rpc(2, 'tools/list'), rpc(3, 'tools/list')]);
     const answer = await send(url, batch);
     expect(answer.status).toBe(400);

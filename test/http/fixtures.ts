@@ -1,5 +1,5 @@
 /** The real McpServer the integration tests drive, and the gates its tools wait on. */
-import { McpServer } from '../../src/server/server.js';
+import { McpServer, type McpServerConfig } from '../../src/server/server.js';
 import type { AbortSignalLike } from '../../src/protocol/connection.js';
 
 interface Gate {
@@ -53,8 +53,8 @@ const textInput = { type: 'object', properties: { text: { type: 'string' } } } a
 const gateInput = { type: 'object', properties: { gate: { type: 'string' } } } as const;
 
 /** The real McpServer with the tools the HTTP tests drive. */
-export function buildServer(gates = new Gates()): { server: McpServer; gates: Gates } {
-  const server = new McpServer({ name: 'http-test', version: '1.0.0' });
+export function buildServer(gates = new Gates(), config: Partial<McpServerConfig> = {}): { server: McpServer; gates: Gates } {
+  const server = new McpServer({ name: 'http-test', version: '1.0.0', ...config });
   server.tool('echo', { description: 'Echoes text', input: textInput }, ({ text }) => {
     gates.completed.push(`echo:${String(text)}`);
     return str(text, '');

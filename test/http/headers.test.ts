@@ -9,8 +9,8 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function start(options: Parameters<typeof startNode>[1] = {}): Promise<TestServer> {
-  server = await startNode(buildServer().server, options);
+async function start(options: Parameters<typeof startNode>[1] = {}, config: Parameters<typeof buildServer>[1] = {}): Promise<TestServer> {
+  server = await startNode(buildServer(undefined, config).server, options);
   return server;
 }
 
@@ -110,7 +110,7 @@ describe('body', () => {
   });
 
   it('refuses a batch over maxBatchSize with 400 and -32600', async () => {
-    const { url } = await start({ maxBatchSize: 3 });
+    const { url } = await start({}, { maxBatchSize: 3 });
     const id = await openSession(url);
     const batch = [1, 2, 3, 4].map((n) => rpc(n, 'ping'));
     const response = await post(url, batch, sessionHeaders(id));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { McpServer, MemoryNotificationBus, parseSessionRecord, type McpConnection, type SessionRecord } from '../../src/index.js';
+import { McpServer, MemoryNotificationBus } from '../../src/index.js';
+import { parseSessionRecord, type McpConnection, type SessionRecord } from '../../src/protocol.js';
 import { expectValidWire } from '../support/wire-schema.js';
 import { gate, settle } from '../support/wire.js';
 

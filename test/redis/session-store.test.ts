@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RedisSessionStore } from '../../src/redis/session-store.js';
-import type { SessionRecord } from '../../src/index.js';
+import type { SessionRecord } from '../../src/protocol.js';
 import { MemorySharedSessionStore } from '../../src/http.js';
 import { describeSessionStoreContract } from '../../src/testing/index.js';
 import { startRedis, type RedisServer } from '../support/redis.js';

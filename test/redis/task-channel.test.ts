@@ -7,7 +7,8 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { McpServer } from '../../src/index.js';
 import { listen, type McpHttpListener } from '../../src/http.js';
-import { createRedisState, type RedisState, type TaskChannel } from '../../src/redis.js';
+import { createRedisState, type RedisState } from '../../src/redis.js';
+import type { TaskChannel } from '../../src/index.js';
 import { waitFor } from '../../src/testing/index.js';
 import type { RedisServer } from '../support/redis.js';
 import { META_SUBSCRIPTION_ID, modernRequest, openStream } from '../fixtures/modern-http.mjs';

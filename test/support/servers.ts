@@ -5,7 +5,7 @@
  */
 import { vi } from 'vitest';
 import { JsonRpcProtocolError } from '../../src/jsonrpc/errors.js';
-import { ToolError } from '../../src/registries/errors.js';
+import { ToolError } from '../../src/errors/classes.js';
 import { McpServer, type McpServerConfig } from '../../src/server/server.js';
 import { gate, type Gate } from './wire.js';
 

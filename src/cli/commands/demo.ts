@@ -1,6 +1,7 @@
-import { StdioTransport } from '../../stdio.js';
+import { StdioTransport } from '../../index.js';
 import { listen } from '../../http.js';
-import type { AuthOptions, McpServer } from '../../index.js';
+import type { AuthOptions } from '../../auth.js';
+import type { McpServer } from '../../index.js';
 import { parse, portOf } from '../args.js';
 import { Exit } from '../errors.js';
 import { onShutdown } from '../lifecycle.js';

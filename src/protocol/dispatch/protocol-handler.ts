@@ -20,8 +20,6 @@ import { MethodContext } from '../scopes/method-context.js';
 import { ServerScope } from '../scopes/server-scope.js';
 import { SessionScope } from '../scopes/session-scope.js';
 import { payloadEra } from '../wire/era.js';
-import { isLoggingLevel } from '../wire/logging.js';
-import type { LoggingLevel } from '../wire/types.js';
 import { parseSessionRecord, type SessionRecord } from '../wire/session-record.js';
 
 const noop: MessageSink = () => undefined;
@@ -82,30 +80,9 @@ export class McpProtocolHandler implements McpConnection {
     if (!this.stateless) publishSessionStart({ connection: this, sessionId: this.sessionId, transport: this.transport });
   }
 
-  /** @deprecated the server's parts: read `McpServer` (or what you passed in) instead. */
-  get deps(): McpProtocolHandlerDeps {
-    return this.server;
-  }
-
   /** What this session negotiated (plain JSON; see `SessionRecord`); undefined before `initialize`, on a stateless connection, and once closed. */
   get record(): SessionRecord | undefined {
     return this.#session?.record;
-  }
-
-  /** @deprecated read `record?.logLevel` */
-  get sessionLogLevel(): LoggingLevel | undefined {
-    return this.#session?.sessionLogLevel;
-  }
-
-  /**
-   * @deprecated send `logging/setLevel` (which also reports the change to
-   * `onRecordChange`); this sets the session's level without reporting it.
-   */
-  setSessionLogLevel(level: unknown): void {
-    if (!isLoggingLevel(level)) throw new JsonRpcProtocolError(ErrorCode.InvalidParams, `Invalid params: "level" must be one of debug, info, notice, warning, error, critical, alert, emergency`);
-    // A failing change listener is logged by the session; nobody waits for this one.
-    // change() logs a failed save through the server's logger and undoes it.
-    if (this.#session?.negotiated === true) this.#session.change({ type: 'logLevel', level }, 'setSessionLogLevel')?.catch(() => undefined);
   }
 
   /** @internal the session's live parts (undefined on a stateless connection) */

@@ -4,7 +4,7 @@ import type { RequestContext } from '../request/context.js';
 import { invalidParams } from '../wire/errors.js';
 import { BOTH_ERAS } from '../wire/method-facts.js';
 import { declares, optionalObject, requireString, type RequestMethod } from './shared.js';
-import { McpPromptNotFoundError, McpResourceNotFoundError } from '../../registries/errors.js';
+import { McpPromptNotFoundError, McpResourceNotFoundError } from '../../errors/classes.js';
 
 const MAX_VALUES = 100;
 

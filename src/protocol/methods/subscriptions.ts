@@ -1,6 +1,6 @@
 import { ErrorCode, JsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import { isPlainObject } from '../../jsonrpc/message.js';
-import { McpResourceNotFoundError } from '../../registries/errors.js';
+import { McpResourceNotFoundError } from '../../errors/classes.js';
 import type { BusEvent } from '../../stores/bus.js';
 import type { TaskRecord } from '../../stores/tasks.js';
 import { invalidParams } from '../wire/errors.js';

@@ -1,6 +1,6 @@
 import { isJsonRpcProtocolError } from '../../jsonrpc/errors.js';
-import { McpToolNotFoundError, ToolError, ToolOutputError } from '../../registries/errors.js';
-import type { McpTool } from '../../registries/types.js';
+import { McpToolNotFoundError, ToolError, ToolOutputError } from '../../errors/classes.js';
+import type { McpTool, McpToolResult, ToolDescription } from '../../registries/types.js';
 import type { RequestContext } from '../request/context.js';
 import type { MethodContext } from '../scopes/method-context.js';
 import type { ServerScope } from '../scopes/server-scope.js';
@@ -8,11 +8,10 @@ import { callToolAsTask, taskOptionsOf } from '../scopes/task-runtime.js';
 import { checkParamHeaders } from '../wire/routing-headers.js';
 import { BOTH_ERAS, TOOL_TARGET } from '../wire/method-facts.js';
 import { isThenable } from '../../util/thenable.js';
-import type { McpToolResult, ToolDescription } from '../../registries/types.js';
 import { declares, optionalObject, listPage, pick, requireString, toolScopes, type RequestMethod } from './shared.js';
 
 const DEFAULT_INPUT_SCHEMA = Object.freeze({ type: 'object' });
-const TOOL_FIELDS = ['title', 'description', 'outputSchema', 'annotations', 'icons', 'execution', '_meta'] as const;
+const TOOL_FIELDS = ['title', 'description', 'outputSchema', 'annotations', 'icons', 'execution', '_meta'] as const satisfies readonly (keyof ToolDescription)[];
 
 /** The wire form of a tool; a tool without an input schema accepts any object. */
 export function wireTool(tool: McpTool<never, RequestContext>): Record<string, unknown> {
@@ -28,9 +27,9 @@ export const listTools: RequestMethod<'tools/list', { cursor?: string }, { tools
   handle: (params, context) => listPage(context, params, 'tools', context.server.tools, wireTool),
 };
 
-/** Per-tool timeouts are declared in the tool's `_meta`-free options and stored on the tool object. */
-function toolTimeout(tool: unknown): number | undefined {
-  const value = (tool as { timeoutMs?: unknown } | undefined)?.timeoutMs;
+/** A tool's own timeout (`McpTool.timeoutMs`); a registered object from plain JavaScript may hold anything there. */
+function toolTimeout(tool: McpTool | undefined): number | undefined {
+  const value: unknown = tool?.timeoutMs;
   return typeof value === 'number' && value > 0 ? value : undefined;
 }
 

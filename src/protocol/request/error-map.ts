@@ -6,7 +6,7 @@ import {
   McpResourceNotFoundError,
   McpToolNotFoundError,
   ToolOutputError,
-} from '../../registries/errors.js';
+} from '../../errors/classes.js';
 import { isStoreUnavailableError, storeUnavailableProtocolError } from '../../stores/errors.js';
 import { LATEST_LEGACY_VERSION, revision, type ProtocolVersion } from '../wire/versions.js';
 

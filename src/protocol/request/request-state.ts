@@ -30,8 +30,6 @@ export type StateKey = string | Uint8Array;
 export interface StateKeyOptions {
   /** The key ring: the first key signs, every key verifies (rotation), each at least 32 bytes. */
   requestStateKeys?: readonly StateKey[] | undefined;
-  /** One key of any length (the older form of a one-key ring). */
-  requestStateSecret?: StateKey | undefined;
 }
 
 /** The smallest key the ring accepts: an HMAC-SHA256 key shorter than its output is weaker than it. */
@@ -62,14 +60,13 @@ export function validateStateKeys(keys: readonly StateKey[]): readonly Uint8Arra
   });
 }
 
-/** The keys in use, first the one that signs: the configured ring, else the secret, else one random key per process. */
+/** The keys in use, first the one that signs: the configured ring, else one random key per process. */
 export function stateKeyRing(options: StateKeyOptions | StateKey | undefined): readonly Uint8Array[] {
   if (options === undefined) return [(processKey ??= randomBytes(32))];
   if (typeof options === 'string' || options instanceof Uint8Array) return [bytesOf(options)];
   let ring = rings.get(options);
   if (ring === undefined) {
-    if (options.requestStateKeys !== undefined) ring = validateStateKeys(options.requestStateKeys);
-    else ring = options.requestStateSecret === undefined ? [(processKey ??= randomBytes(32))] : [bytesOf(options.requestStateSecret)];
+    ring = options.requestStateKeys === undefined ? [(processKey ??= randomBytes(32))] : validateStateKeys(options.requestStateKeys);
     rings.set(options, ring);
   }
   return ring;
@@ -77,7 +74,7 @@ export function stateKeyRing(options: StateKeyOptions | StateKey | undefined): r
 
 /** True when the options name a key every instance can share (not the random per-process one). */
 export function hasSharedStateKey(options: StateKeyOptions | undefined): boolean {
-  return options?.requestStateKeys !== undefined || options?.requestStateSecret !== undefined;
+  return options?.requestStateKeys !== undefined;
 }
 
 function mac(key: Uint8Array, body: string): Buffer {

@@ -54,8 +54,6 @@ export interface ProtocolOptions {
    * random key per process.
    */
   requestStateKeys?: readonly (string | Uint8Array)[];
-  /** One signing key (any length): the older form of `requestStateKeys`, ignored when that is set. */
-  requestStateSecret?: string | Uint8Array;
   /** How long a signed `requestState` stays valid (default 10 minutes). */
   requestStateTtlMs?: number;
   /** Where 2026-07-28 tasks (SEP-2663) live (default: a MemoryTaskStore per server). */

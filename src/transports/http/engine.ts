@@ -16,7 +16,7 @@ import { handleGet } from './get.js';
 import { DEFAULT_MAX_INFLIGHT_BYTES_PER_CLIENT, InflightBytes } from './inflight.js';
 import { DEFAULT_PROTOCOL_VERSIONS } from './headers.js';
 import { LegacySseEndpoint } from './legacy-sse.js';
-import { positive } from './options.js';
+import { checkEngineKeys, positive } from './options.js';
 import { DEFAULT_MAX_BATCH_SIZE } from '../../protocol/scopes/options.js';
 import { handlePost } from './post.js';
 import { createCors, type Cors } from './cors.js';
@@ -55,6 +55,7 @@ export const DEFAULT_KEEP_ALIVE_MS = 25_000;
 export const DEFAULT_MAX_STREAM_BUFFER_BYTES = 8 * 1024 * 1024;
 
 export function createHttpEngine(factory: ConnectionFactory, options: HttpEngineOptions = {}): HttpEngine {
+  checkEngineKeys(options, 'createHttpEngine() options');
   return new Engine(factory, options);
 }
 
@@ -94,11 +95,11 @@ class Engine implements HttpEngine, EngineContext {
     this.stateless = options.stateless ?? false;
     this.maxBodyBytes = positive(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes');
     // The server owns both (ProtocolOptions); the engine's own options only override them.
-    this.maxBatchSize = positive(options.maxBatchSize ?? factory.maxBatchSize, DEFAULT_MAX_BATCH_SIZE, 'maxBatchSize');
+    this.maxBatchSize = positive(factory.maxBatchSize, DEFAULT_MAX_BATCH_SIZE, 'maxBatchSize');
     this.maxSessions = positive(options.maxSessions, DEFAULT_MAX_SESSIONS, 'maxSessions');
     this.maxRequestsPerSession = positive(options.maxRequestsPerSession, DEFAULT_MAX_REQUESTS_PER_SESSION, 'maxRequestsPerSession');
     this.keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
-    this.protocolVersions = options.protocolVersions ?? factory.protocolVersions ?? DEFAULT_PROTOCOL_VERSIONS;
+    this.protocolVersions = factory.protocolVersions ?? DEFAULT_PROTOCOL_VERSIONS;
     this.authenticate = options.authenticate;
     if (options.auth !== undefined && options.authenticate !== undefined) {
       throw new TypeError('Give either auth (OAuth resource server) or authenticate (your own check), not both');

@@ -1,7 +1,7 @@
 /** HTTP error answers: every one carries a JSON-RPC error object a person can act on. */
 import { isStoreUnavailableError, storeUnavailableProtocolError, type StoreUnavailableError } from '../../stores/errors.js';
 import { ErrorCode } from '../../jsonrpc/errors.js';
-import { httpStatusFor, McpErrorCode } from '../../errors/codes.js';
+import { McpErrorCode } from '../../errors/codes.js';
 import type { JsonRpcErrorResponse, JsonRpcId } from '../../jsonrpc/message.js';
 import type { HttpResponse } from './types.js';
 
@@ -53,9 +53,6 @@ export const cannotResume = (lastEventId: string): HttpResponse =>
 
 export const shuttingDown = (): HttpResponse =>
   httpError(503, ErrorCode.InternalError, 'Service unavailable: the server is shutting down', { headers: { 'retry-after': '1' } });
-
-/** @deprecated Use `httpStatusFor` (src/errors/codes.ts), the one mapping from error codes to HTTP statuses. */
-export const modernErrorStatus = (code: number): number => httpStatusFor(code);
 
 /** A shared store (Redis) did not answer: the request needs it, so the client retries later. */
 export function storeUnavailable(error: StoreUnavailableError, id?: JsonRpcId): HttpResponse {

@@ -35,11 +35,6 @@ export interface HttpEngineOptions {
   stateless?: boolean;
   /** Largest accepted request body in bytes (default 4 MiB) → 413. */
   maxBodyBytes?: number;
-  /**
-   * @deprecated set `maxBatchSize` on the server (`McpServerConfig`), which every
-   * transport honours; this overrides it for this endpoint.
-   */
-  maxBatchSize?: number;
   /** Most concurrent sessions (default 10,000); initialize beyond it → 503. */
   maxSessions?: number;
   /**
@@ -100,11 +95,6 @@ export interface HttpEngineOptions {
   authenticate?: (request: HttpRequest) => AuthInfo | undefined | Promise<AuthInfo | undefined>;
   /** Also serve the deprecated HTTP+SSE transport of 2024-11-05 (default false). */
   legacySse?: boolean | LegacySseOptions;
-  /**
-   * @deprecated set `protocolVersions` on the server (`McpServerConfig`), which the
-   * engine reads; this overrides the `MCP-Protocol-Version` values accepted on session requests.
-   */
-  protocolVersions?: readonly string[];
   /**
    * Experimental: serve the MCP Server Card at `<path>/server-card` (docs/http.md), made
    * from this server's `server/discover` answer. Off by default.

@@ -1,0 +1,87 @@
+/**
+ * Unknown keys in an options object or a registration config, refused at construction. In plain
+ * JavaScript a misspelt key is silently ignored: `{ scope: [...] }` for `scopes` left a tool open
+ * to every caller. Called where an object is built or registered, never per request.
+ */
+
+type AllKeys<T> = T extends unknown ? keyof T & string : never;
+
+/**
+ * Every key of `T` (of each member of a union), each mapped to `true`: TypeScript refuses the
+ * list when `T` gains or loses a key, so the runtime check never drifts from the type.
+ */
+export type KeyList<T> = { readonly [K in AllKeys<T>]-?: true };
+
+/** The valid keys of `T`, as `refuseUnknownKeys` reads them. */
+export function keysOf<T>(list: KeyList<T>): readonly string[] {
+  return Object.freeze(Object.keys(list));
+}
+
+/** Keys longer than this are compared by their first characters only: the cost stays bounded. */
+const MAX_COMPARED = 64;
+
+/**
+ * Optimal string alignment distance (Levenshtein plus adjacent transpositions), case-insensitive:
+ * `scope` → `scopes` is 1, `tiemoutMs` → `timeoutMs` is 1, `TimeoutMS` → `timeoutMs` is 0.
+ */
+export function editDistance(a: string, b: string): number {
+  const s = a.slice(0, MAX_COMPARED).toLowerCase();
+  const t = b.slice(0, MAX_COMPARED).toLowerCase();
+  let before: number[] = [];
+  let previous = Array.from({ length: t.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= s.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= t.length; j++) {
+      const cost = s[i - 1] === t[j - 1] ? 0 : 1;
+      let best = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && s[i - 1] === t[j - 2] && s[i - 2] === t[j - 1]) best = Math.min(best, before[j - 2]! + 1);
+      current.push(best);
+    }
+    before = previous;
+    previous = current;
+  }
+  return previous[t.length]!;
+}
+
+/**
+ * The valid key nearest to `key`, when it is near enough to be a slip (at most a third of the
+ * longer name, at least one edit), else undefined. Ties go to the first in `known`.
+ */
+export function nearestKey(key: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of known) {
+    const distance = editDistance(key, candidate);
+    const limit = Math.max(1, Math.floor(Math.max(key.length, candidate.length) / 3));
+    if (distance <= limit && distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+/** The message for an unknown key: the key, where it was given, and the nearest valid one (or the valid ones). */
+export function unknownKeyMessage(key: string, where: string, known: readonly string[]): string {
+  const shown = key.length > MAX_COMPARED ? `${key.slice(0, MAX_COMPARED)}…` : key;
+  const near = nearestKey(key, known);
+  const hint = near === undefined ? `valid options: ${known.map((k) => `\`${k}\``).join(', ')}` : `did you mean \`${near}\`?`;
+  return `unknown option \`${shown}\` in ${where} — ${hint}`;
+}
+
+/**
+ * Throws when `value` (an object, or undefined: nothing to check) has an own enumerable key outside
+ * `known`. `where` names the call ("server.tool(\"x\") config"); `error` builds the error thrown
+ * (a TypeError by default; registration uses RegistrationError).
+ */
+export function refuseUnknownKeys(
+  value: unknown,
+  known: readonly string[],
+  where: string,
+  error: (message: string) => Error = (message) => new TypeError(message),
+): void {
+  if (typeof value !== 'object' || value === null) return;
+  for (const key of Object.keys(value)) {
+    if (!known.includes(key)) throw error(unknownKeyMessage(key, where, known));
+  }
+}
