@@ -22,6 +22,7 @@ import { handlePost, postThen } from './post.js';
 import { createCors, type Cors } from './cors.js';
 import { createRebindingGuard, type RequestGuard } from './security.js';
 import { checkServerCardOptions, createServerCardRoute } from './server-card.js';
+import { createTrustProxy, type ClientAddressResolver } from './trust-proxy.js';
 import { reporterFor, SessionRegistry, type HttpSession } from './sessions.js';
 import type { HttpEngineOptions, HttpRequest, HttpResponse, ResponseMode } from './types.js';
 
@@ -74,6 +75,7 @@ class Engine implements HttpEngine, EngineContext {
   closing = false;
 
   private readonly path: string | undefined;
+  private readonly clientAddress: ClientAddressResolver | undefined;
   private readonly guard: RequestGuard | undefined;
   private readonly cors: Cors | undefined;
   private readonly legacy: LegacySseEndpoint | undefined;
@@ -128,6 +130,7 @@ class Engine implements HttpEngine, EngineContext {
     this.sessions = this.cluster ?? new SessionRegistry(store, this.maxSessions, perClient, this.eventStore, report);
     this.inflight = new InflightBytes(positive(options.maxInflightBytesPerClient, DEFAULT_MAX_INFLIGHT_BYTES_PER_CLIENT, 'maxInflightBytesPerClient'));
     this.guard = createRebindingGuard(options);
+    this.clientAddress = createTrustProxy(options.trustProxy, options.forwardedHeader);
     this.cors = createCors(options.cors);
     if (options.serverCard !== undefined) checkServerCardOptions(options.serverCard, factory);
     this.card = options.serverCard === undefined ? undefined : createServerCardRoute(options.serverCard, options.path, () => this.sharedConnection(true));
@@ -150,6 +153,8 @@ class Engine implements HttpEngine, EngineContext {
 
   handleThen(request: HttpRequest, reply: (response: HttpResponse) => void): void {
     try {
+      // Before anything reads the address: quotas, ctx.requestInfo, telemetry.
+      this.clientAddress?.(request);
       const early = this.early(request);
       if (early === undefined && this.plainPost(request)) return postThen(this, request, undefined, reply);
       const answer = early ?? this.withCors(request);
