@@ -1,6 +1,7 @@
 import type { McpReadResult, McpResource, McpResourceTemplate } from '../../registries/types.js';
 import type { RequestContext } from '../request/context.js';
 import { BOTH_ERAS } from '../wire/method-facts.js';
+import { invalidResultError, readResultProblem, readReturnProblem } from './result-checks.js';
 import { declares, listPage, pick, requireString, type RequestMethod } from './shared.js';
 
 const RESOURCE_FIELDS = ['title', 'description', 'mimeType', 'size', 'icons', 'annotations', '_meta'] as const;
@@ -60,8 +61,14 @@ export const readResource: RequestMethod = {
   async handle(params, context) {
     const uri = requireString(params, 'uri');
     const registry = context.server.resources;
-    const value = await registry.read(uri, context);
+    const value: unknown = await registry.read(uri, context);
+    const who = `resource "${uri}"`;
+    const raw = readReturnProblem(value);
+    if (raw !== undefined) throw invalidResultError(context.server.logger, who, value, raw);
     const mimeType = registry.get(uri)?.mimeType ?? registry.templates.match(uri)?.entry.template.mimeType;
-    return toReadResult(uri, value, mimeType);
+    const result = toReadResult(uri, value as McpReadResult, mimeType);
+    const problem = readResultProblem(result);
+    if (problem !== undefined) throw invalidResultError(context.server.logger, who, value, problem);
+    return result;
   },
 };
