@@ -31,6 +31,8 @@ export type {
   LegacySseOptions,
   ResponseMode,
   ResponseStream,
+  ForwardedHeader,
+  TrustProxy,
 } from './transports/http/types.js';
 export { LOOPBACK_HOSTS } from './transports/http/security.js';
 export type { EventStore, EventStoreLimits, FollowEnd, MaybePromise, ReplayWriter, SessionStore, StreamFollow } from './stores/contracts.js';

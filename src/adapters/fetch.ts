@@ -25,7 +25,7 @@ export interface FetchHandlerOptions extends HttpEngineOptions {
 
 export function createFetchHandler(factory: ConnectionFactory, options: FetchHandlerOptions = {}): FetchHandler {
   checkEngineKeys(options, 'createFetchHandler() options', ['remoteAddress']);
-  const { remoteAddress: addressOf = runtimeRemoteAddress, ...engineOptions } = options;
+  const { remoteAddress: addressOf, ...engineOptions } = options;
   const engine = createHttpEngine(factory, engineOptions);
   const maxBuffered = options.maxStreamBufferBytes ?? DEFAULT_MAX_STREAM_BUFFER_BYTES;
   const handler = async (incoming: Request, context?: unknown): Promise<Response> => {
@@ -47,8 +47,9 @@ export function createFetchHandler(factory: ConnectionFactory, options: FetchHan
       readBody: (limit) => readBody(incoming, limit),
       signal: controller.signal,
     };
-    const address = addressOf(incoming, context);
-    if (address !== undefined) request.remoteAddress = address;
+    const peer = addressOf === undefined ? runtimePeer(incoming, context) : { address: addressOf(incoming, context), port: undefined };
+    if (peer?.address !== undefined) request.remoteAddress = peer.address;
+    if (peer?.port !== undefined) request.remotePort = peer.port;
     try {
       return toResponse(await engine.handle(request), controller, maxBuffered);
     } catch {
@@ -59,20 +60,29 @@ export function createFetchHandler(factory: ConnectionFactory, options: FetchHan
   return Object.assign(handler, { engine, close: (closeOptions?: CloseOptions) => engine.close(closeOptions) });
 }
 
-/** The remote address as Deno (`info.remoteAddr`) and Bun (`server.requestIP`) expose it. */
-function runtimeRemoteAddress(request: Request, context: unknown): string | undefined {
+interface Peer {
+  address: string | undefined;
+  port: number | undefined;
+}
+
+/** The peer's address and port as Deno (`info.remoteAddr`) and Bun (`server.requestIP`) expose them. */
+function runtimePeer(request: Request, context: unknown): Peer | undefined {
   if (typeof context !== 'object' || context === null) return undefined;
-  const { remoteAddr, requestIP } = context as { remoteAddr?: { hostname?: unknown }; requestIP?: unknown };
-  if (typeof remoteAddr?.hostname === 'string') return remoteAddr.hostname;
+  const { remoteAddr, requestIP } = context as { remoteAddr?: { hostname?: unknown; port?: unknown }; requestIP?: unknown };
+  if (typeof remoteAddr?.hostname === 'string') return { address: remoteAddr.hostname, port: portOf(remoteAddr.port) };
   if (typeof requestIP === 'function') {
     try {
-      const ip = (requestIP as (request: Request) => { address?: unknown } | null).call(context, request);
-      if (typeof ip?.address === 'string') return ip.address;
+      const ip = (requestIP as (request: Request) => { address?: unknown; port?: unknown } | null).call(context, request);
+      if (typeof ip?.address === 'string') return { address: ip.address, port: portOf(ip.port) };
     } catch {
       // Not Bun's server after all.
     }
   }
   return undefined;
+}
+
+function portOf(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 && value < 65536 ? value : undefined;
 }
 
 async function readBody(request: Request, limit: number): Promise<BodyResult> {

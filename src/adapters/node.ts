@@ -48,6 +48,9 @@ class NodeRequest implements HttpRequest {
   readonly headers: HeaderMap;
   localPort?: number;
   remoteAddress?: string;
+  remotePort?: number;
+  peerAddress?: string;
+  readonly httpVersion: string;
   private controller: AbortController | undefined;
   private disconnected = false;
   private watching = false;
@@ -64,9 +67,11 @@ class NodeRequest implements HttpRequest {
     this.query = q === -1 ? '' : url.slice(q + 1);
     // Node lower-cases names and joins repeats (set-cookie, the exception, is never read).
     this.headers = req.headers as HeaderMap;
-    const { localPort, remoteAddress } = req.socket;
+    const { localPort, remoteAddress, remotePort } = req.socket;
     if (localPort !== undefined) this.localPort = localPort;
     if (remoteAddress !== undefined) this.remoteAddress = remoteAddress;
+    if (remotePort !== undefined) this.remotePort = remotePort;
+    this.httpVersion = req.httpVersion;
   }
 
   get signal(): AbortSignal {

@@ -45,6 +45,7 @@ export const errorCatalogue = {
   uri_too_long: { rpc: McpErrorCode.ResourceNotFound, rpcModern: ErrorCode.InvalidParams, className: 'McpUriTooLongError', when: 'A resource URI longer than maxUriLength, refused before matching.' },
   tool_failed: { rpc: null, className: 'ToolError', when: 'A tool threw: the result has isError: true and the message, so the model can correct itself.' },
   tool_input_invalid: { rpc: null, className: 'ToolInputError', when: "The arguments failed the tool's input schema: an isError result naming the fields." },
+  result_invalid: { rpc: ErrorCode.InternalError, when: 'A resource or prompt handler returned what MCP does not allow (a reader returning a number or undefined, a message without a content block): the message says which kind, the log names it and what it returned. A tool\'s invalid result is an isError result instead.' },
   tool_output_invalid: { rpc: ErrorCode.InternalError, className: 'ToolOutputError', when: "A tool's structuredContent broke its own output schema (a server bug)." },
   header_mismatch: { rpc: McpErrorCode.HeaderMismatch, when: 'A 2026-07-28 routing header disagrees with the body.' },
   missing_client_capability: { rpc: McpErrorCode.MissingRequiredClientCapability, className: 'MissingClientCapabilityError', when: 'The request needs a client capability the client did not declare (data.requiredCapabilities).' },

@@ -1,3 +1,4 @@
+import { withPlainErrors } from './plain-errors.js';
 import type { JsonRpcErrorResponse, JsonRpcId } from './message.js';
 
 /** The five reserved JSON-RPC 2.0 error codes. */
@@ -44,7 +45,7 @@ export function isJsonRpcProtocolError(error: unknown): error is JsonRpcProtocol
 export function errorResponseFrom(id: JsonRpcId, error: unknown): JsonRpcErrorResponse {
   if (isJsonRpcProtocolError(error)) {
     const body: JsonRpcErrorResponse['error'] = { code: error.code, message: error.message };
-    if (error.data !== undefined) body.data = error.data;
+    if (error.data !== undefined) body.data = withPlainErrors(error.data);
     return { jsonrpc: '2.0', id, error: body };
   }
   return { jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: 'Internal error' } };

@@ -3,7 +3,7 @@
  * development) as mcpkit applies them: span names, attributes, error.type.
  */
 import type { Attributes } from '@opentelemetry/api';
-import type { ClientRequestMessage, RequestMessage } from '../protocol/observability/channels.js';
+import type { ClientRequestMessage, NotificationMessage, RequestMessage } from '../protocol/observability/channels.js';
 
 export const ATTR = {
   method: 'mcp.method.name',
@@ -20,6 +20,9 @@ export const ATTR = {
   protocolName: 'network.protocol.name',
   errorType: 'error.type',
   statusCode: 'rpc.response.status_code',
+  protocolVersionNetwork: 'network.protocol.version',
+  clientAddress: 'client.address',
+  clientPort: 'client.port',
 } as const;
 
 /** Bucket boundaries (seconds) the conventions advise for every MCP duration histogram. */
@@ -58,6 +61,7 @@ export function operationAttributes(message: RequestMessage, protocolVersion: st
   }
   if (protocolVersion !== undefined) attributes[ATTR.protocolVersion] = protocolVersion;
   transportAttributes(message.transport, attributes);
+  if (message.networkProtocolVersion !== undefined) attributes[ATTR.protocolVersionNetwork] = message.networkProtocolVersion;
   return attributes;
 }
 
@@ -67,6 +71,31 @@ export function serverSpanAttributes(message: RequestMessage): Attributes {
   if (message.id !== null) attributes[ATTR.requestId] = String(message.id);
   if (message.sessionId !== undefined) attributes[ATTR.sessionId] = message.sessionId;
   if (message.target !== undefined && message.targetKind === 'resource') attributes[ATTR.resourceUri] = message.target;
+  peerAttributes(message, attributes);
+  return attributes;
+}
+
+/** Over HTTP: `client.address`, `client.port` (the forwarded client's with trustProxy) and `network.protocol.version`. */
+function peerAttributes(message: Pick<NotificationMessage, 'clientAddress' | 'clientPort' | 'networkProtocolVersion'>, into: Attributes): void {
+  if (message.clientAddress !== undefined) into[ATTR.clientAddress] = message.clientAddress;
+  if (message.clientPort !== undefined) into[ATTR.clientPort] = message.clientPort;
+  if (message.networkProtocolVersion !== undefined) into[ATTR.protocolVersionNetwork] = message.networkProtocolVersion;
+}
+
+/** A notification's metric attributes (low cardinality): its method, revision and transport. */
+export function notificationOperationAttributes(message: NotificationMessage): Attributes {
+  const attributes: Attributes = { [ATTR.method]: message.method };
+  if (message.protocolVersion !== undefined) attributes[ATTR.protocolVersion] = message.protocolVersion;
+  transportAttributes(message.transport, attributes);
+  if (message.networkProtocolVersion !== undefined) attributes[ATTR.protocolVersionNetwork] = message.networkProtocolVersion;
+  return attributes;
+}
+
+/** A notification's SERVER span attributes: no request id, the session, the peer. */
+export function notificationSpanAttributes(message: NotificationMessage): Attributes {
+  const attributes = notificationOperationAttributes(message);
+  if (message.sessionId !== undefined) attributes[ATTR.sessionId] = message.sessionId;
+  peerAttributes(message, attributes);
   return attributes;
 }
 

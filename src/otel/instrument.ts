@@ -21,15 +21,30 @@ import {
 import { channel, tracingChannel, type TracingChannelSubscribers } from 'node:diagnostics_channel';
 import {
   CLIENT_REQUEST_CHANNEL,
+  NOTIFICATION_CHANNEL,
   REQUEST_CHANNEL,
   SESSION_END_CHANNEL,
   SESSION_START_CHANNEL,
   type ClientRequestMessage,
+  type NotificationMessage,
   type RequestMessage,
   type SessionEndMessage,
   type SessionStartMessage,
 } from '../protocol/observability/channels.js';
-import { ATTR, clientRequestOutcome, clientSpanAttributes, DURATION_BUCKETS, operationAttributes, requestOutcome, serverSpanAttributes, sessionAttributes, spanName, type Outcome } from './attributes.js';
+import {
+  ATTR,
+  clientRequestOutcome,
+  clientSpanAttributes,
+  DURATION_BUCKETS,
+  notificationOperationAttributes,
+  notificationSpanAttributes,
+  operationAttributes,
+  requestOutcome,
+  serverSpanAttributes,
+  sessionAttributes,
+  spanName,
+  type Outcome,
+} from './attributes.js';
 import { currentRequest, holding, RequestScope, type RequestState } from './scope.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 
@@ -149,6 +164,25 @@ class Telemetry {
     this.#undo.push(() => asks.unsubscribe(onAsk));
 
     if (this.#native) {
+      // Notifications too: the conventions cover "request or notification" (a SERVER span and the duration metric).
+      const notifications = tracingChannel<unknown, NotificationMessage>(NOTIFICATION_CHANNEL);
+      const running = new WeakMap<NotificationMessage, { span: Span; started: number }>();
+      const onNotification: TracingChannelSubscribers<NotificationMessage> = {
+        start: (message) => void running.set(message, { span: this.#notificationSpan(message), started: performance.now() }),
+        end: () => undefined,
+        asyncStart: () => undefined,
+        asyncEnd: (message) => {
+          const state = running.get(message);
+          if (state === undefined) return;
+          running.delete(message);
+          state.span.end();
+          this.#operations.record((performance.now() - state.started) / 1000, notificationOperationAttributes(message));
+        },
+        error: () => undefined,
+      };
+      notifications.subscribe(onNotification);
+      this.#undo.push(() => notifications.unsubscribe(onNotification));
+
       const onStart = (message: unknown): void => void this.#sessions.set((message as SessionStartMessage).connection, performance.now());
       const onEnd = (message: unknown): void => this.#sessionEnded(message as SessionEndMessage);
       channel(SESSION_START_CHANNEL).subscribe(onStart);
@@ -205,6 +239,14 @@ class Telemetry {
     if (outcome.errorType !== undefined) attributes[ATTR.errorType] = outcome.errorType;
     if (outcome.statusCode !== undefined) attributes[ATTR.statusCode] = outcome.statusCode;
     this.#operations.record((performance.now() - state.started) / 1000, attributes);
+  }
+
+  /** A notification's SERVER span, child of the sender's context from `_meta` when it carries one. */
+  #notificationSpan(message: NotificationMessage): Span {
+    const meta = message.meta;
+    const extracted = meta === undefined ? undefined : propagation.extract(ROOT_CONTEXT, meta, metaGetter);
+    const parent = extracted !== undefined && trace.getSpanContext(extracted) !== undefined ? extracted : context.active();
+    return this.#tracer.startSpan(message.method, { kind: SpanKind.SERVER, attributes: notificationSpanAttributes(message) }, parent);
   }
 
   #ask(message: ClientRequestMessage): void {

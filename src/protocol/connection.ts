@@ -30,6 +30,12 @@ export interface RequestInfo {
    * knows it: what unauthenticated clients' tasks are charged to.
    */
   remoteAddress?: string | undefined;
+  /** The client's IP address as given (with `trustProxy`, the forwarded client's), when known. */
+  clientAddress?: string | undefined;
+  /** The client's port, when known. */
+  clientPort?: number | undefined;
+  /** The HTTP version the message came over (`1.1`, `2`), when known. */
+  httpVersion?: string | undefined;
 }
 
 /** Writes one message to the client; may return a promise for backpressure. */

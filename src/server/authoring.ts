@@ -154,7 +154,10 @@ function toReadResult(uri: string, mimeType: string | undefined, value: Resource
 function toMessages(value: PromptReturn): readonly McpPromptMessage[] {
   if (typeof value === 'string') return [{ role: 'user', content: { type: 'text', text: value } }];
   if (Array.isArray(value)) return value as readonly McpPromptMessage[];
-  return (value as { messages: readonly McpPromptMessage[] }).messages;
+  // Anything else (undefined, a number from plain JavaScript, an InputRequiredResult) goes on as it is:
+  // prompts/get checks it and tells the author what came back.
+  if (typeof value !== 'object' || value === null) return value;
+  return ((value as { messages?: unknown }).messages ?? value) as readonly McpPromptMessage[];
 }
 
 /** Scopes are checked at registration: a typo here would lock a tool away or open it. */

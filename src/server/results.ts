@@ -1,5 +1,6 @@
 import type { McpToolResult } from '../registries/types.js';
 import { isPlainObject } from '../jsonrpc/message.js';
+import { withPlainErrors } from '../jsonrpc/plain-errors.js';
 
 
 /**
@@ -15,6 +16,6 @@ export function toCallToolResult(value: unknown, hasOutputSchema: boolean): McpT
     if (hasOutputSchema) return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
   }
   if (value === undefined) return { content: [] };
-  // Numbers, booleans, arrays, objects without an output schema: their JSON text.
-  return { content: [{ type: 'text', text: JSON.stringify(value) ?? 'null' }] };
+  // Numbers, booleans, arrays, objects without an output schema: their JSON text (an Error as its name and message).
+  return { content: [{ type: 'text', text: JSON.stringify(withPlainErrors(value)) ?? 'null' }] };
 }

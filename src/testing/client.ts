@@ -25,6 +25,12 @@ import type {
 } from './types.js';
 import { isPlainObject } from '../jsonrpc/message.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
+import { encodeMessage, encodeBatch } from '../jsonrpc/serialize.js';
+
+/** A message as the client would read it off the wire; throws UnserializableMessageError for a notification or request that cannot be. */
+function onTheWire(message: JsonRpcMessage): unknown {
+  return JSON.parse(encodeMessage(message));
+}
 
 type Json = Record<string, unknown>;
 
@@ -119,7 +125,8 @@ export class TestClient {
     this.#protocolVersion = this.#modern ? MODERN_PROTOCOL_VERSION : LATEST_LEGACY;
     this.#capabilities = options.capabilities ?? {};
     this.#clientInfo = options.clientInfo ?? { name: 'mcpkit-test-client', version: '0.0.0' };
-    this.#connection = server.openConnection({ send: (message) => this.#receive(message) });
+    // Through the wire encoding, as on stdio and HTTP: what cannot be serialised fails the same way there and here.
+    this.#connection = server.openConnection({ send: (message) => this.#receive(onTheWire(message) as JsonRpcMessage) });
   }
 
   /** The revision in use: the negotiated one (legacy) or 2026-07-28. */
@@ -247,7 +254,9 @@ export class TestClient {
     for (const item of Array.isArray(payload) ? payload : [payload]) {
       if (isPlainObject(item) && 'id' in item && typeof item['method'] === 'string') methods.set(item['id'], item['method']);
     }
-    const response = await this.#connection.handleMessage(payload, this.#extra());
+    const answered = await this.#connection.handleMessage(payload, this.#extra());
+    // A result a transport cannot serialise (a BigInt, a cycle) is -32603 there, so it is here.
+    const response = answered === undefined ? undefined : (JSON.parse(Array.isArray(answered) ? encodeBatch(answered) : encodeMessage(answered)) as HandleResult);
     for (const r of response === undefined ? [] : Array.isArray(response) ? response : [response]) {
       this.#record(r, methods.get(r.id));
     }

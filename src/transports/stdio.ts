@@ -43,6 +43,12 @@ export interface StdioTransportConfig {
    */
   eofGraceMs?: number;
   /**
+   * When the input is process.stdin: how long requests still running after the EOF abort may take
+   * before the process exits, in ms (default 1,000; `false` never exits). A handler that ignores its
+   * abort signal (a timer, a socket) would otherwise keep a server its client let go of alive.
+   */
+  eofExitMs?: number | false;
+  /**
    * When the output is process.stdout, route `console.log`/`info`/`debug` (and the other console
    * methods that print to stdout) to stderr while the transport runs, so a stray log line cannot
    * corrupt the protocol stream (default true; `false` leaves the console alone).
@@ -63,6 +69,7 @@ const FLUSH_AT = 4;
 
 export const DEFAULT_MAX_OUTPUT_BUFFER = 16 * 1024 * 1024;
 export const DEFAULT_EOF_GRACE_MS = 5_000;
+export const DEFAULT_EOF_EXIT_MS = 1_000;
 export const DEFAULT_NOTIFICATION_GAP_MS = 1;
 
 export class LineTooLongError extends Error {
@@ -82,7 +89,7 @@ export class OutputClosedError extends Error {
   readonly errorCode: ErrorCodeName = 'output_closed';
 }
 
-const STDIO_TRANSPORT_KEYS = keysOf<StdioTransportConfig>({ input: true, output: true, maxLineLength: true, maxOutputBuffer: true, eofGraceMs: true, routeConsoleToStderr: true, notificationGapMs: true });
+const STDIO_TRANSPORT_KEYS = keysOf<StdioTransportConfig>({ input: true, output: true, maxLineLength: true, maxOutputBuffer: true, eofGraceMs: true, eofExitMs: true, routeConsoleToStderr: true, notificationGapMs: true });
 
 /**
  * Newline-delimited JSON over a pair of streams. Reads are split on `\n`
@@ -234,11 +241,26 @@ export class StdioTransport implements McpTransport {
     if (this.#inFlight > 0 && !(await this.#whenIdle(this.#config.eofGraceMs ?? DEFAULT_EOF_GRACE_MS))) {
       // Abort what is still running (its answers are still written if they come at once), then close.
       this.#notifyClosed();
-      await this.#whenIdle(0);
+      if (!(await this.#whenIdle(0))) this.#exitSoon();
     }
     await this.#flush();
     await this.close();
     this.#notifyClosed();
+  }
+
+  /**
+   * Requests ignored their abort: the process exits after `eofExitMs` unless it ends first (the timer is
+   * unref'd). Only a process serving its own stdin: a transport on other streams leaves the process alone.
+   */
+  #exitSoon(): void {
+    const ms = this.#config.eofExitMs ?? DEFAULT_EOF_EXIT_MS;
+    if (ms === false || this.#input !== (process.stdin as unknown) || !Number.isFinite(ms)) return;
+    const running = this.#inFlight;
+    setTimeout(() => {
+      if (this.#inFlight === 0) return;
+      // The transport is closed, so nobody listens to #report any more: stderr is the log of a stdio server.
+      process.stderr.write(`mcpkit: stdin ended and ${running} request(s) still ran ${ms} ms after they were aborted (their handlers ignore ctx.signal); exiting\n`, () => process.exit());
+    }, ms).unref();
   }
 
   /** True when nothing is in flight within `ms` (0: by the next macrotask). */

@@ -52,6 +52,16 @@ describe('mcpkit demo', () => {
     expect(await demo.exited).toBe(0);
   });
 
+  it('reads MCPKIT_TRUST_PROXY as the trustProxy option: a malformed value refuses to start, naming it', async () => {
+    const refused = await mcpkit(['demo', '--port', '0'], { env: { MCPKIT_TRUST_PROXY: '10.0.0.0/40' } });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('trustProxy: "10.0.0.0/40" is not an IP address or CIDR range');
+    const demo = startMcpkit(['demo', '--port', '0'], { env: { MCPKIT_TRUST_PROXY: 'loopback, 10.0.0.0/8' } });
+    await demo.waitForStderr(/on (http:\/\/127\.0\.0\.1:\d+\/mcp)/);
+    demo.child.kill('SIGTERM');
+    expect(await demo.exited).toBe(0);
+  });
+
   it('stops when the npm process that launched it is killed (no orphan left listening)', async () => {
     const port = await freePort();
     const npm = spawn('npm', ['start'], { cwd: ROOT, env: { ...process.env, PORT: String(port) }, stdio: 'ignore' });

@@ -65,7 +65,7 @@ async function bridge(handler: (request: Request, context: unknown) => Promise<R
     signal: controller.signal,
     ...(hasBody ? { body: req, duplex: 'half' } : {}),
   });
-  const response = await handler(request, { remoteAddr: { hostname: req.socket.remoteAddress } });
+  const response = await handler(request, { remoteAddr: { hostname: req.socket.remoteAddress, port: req.socket.remotePort } });
   res.writeHead(response.status, Object.fromEntries(response.headers));
   res.flushHeaders();
   if (response.body === null) {

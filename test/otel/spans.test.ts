@@ -160,6 +160,10 @@ describe('SERVER spans over HTTP', () => {
       'mcp.protocol.version': PROTOCOL,
       'network.transport': 'tcp',
       'network.protocol.name': 'http',
+      // Recommended on HTTP by the conventions (issue 28.5).
+      'network.protocol.version': '1.1',
+      'client.address': '127.0.0.1',
+      'client.port': expect.any(Number) as number,
     });
     expect(span.parentSpanContext?.spanId).toBe(CLIENT_SPAN);
   });
@@ -190,6 +194,10 @@ describe('SERVER spans over HTTP', () => {
       'mcp.protocol.version': '2026-07-28',
       'network.transport': 'tcp',
       'network.protocol.name': 'http',
+      // Recommended on HTTP by the conventions (issue 28.5).
+      'network.protocol.version': '1.1',
+      'client.address': '127.0.0.1',
+      'client.port': expect.any(Number) as number,
     });
 
     sdk.exporter.reset();

@@ -22,7 +22,10 @@ URL http://127.0.0.1:3000/mcp (HTTP). MCPKIT_AUTH_ISSUER=<issuer URL> turns on
 OAuth (MCPKIT_AUTH_RESOURCE: the canonical URL, default the served one; see
 docs/auth.md). REDIS_URL=redis://… with MCPKIT_STATE_SECRET (≥ 32 bytes, the
 same on every instance) shares the state through Redis, so several demo
-instances behind any load balancer act as one server (docs/scaling.md). The server stops on SIGINT/SIGTERM, when
+instances behind any load balancer act as one server (docs/scaling.md).
+MCPKIT_TRUST_PROXY (a hop count such as 1, or the proxies' addresses and CIDR
+ranges, comma-separated) reads each client's address from X-Forwarded-For, for
+per-client quotas behind a balancer (docs/http.md). The server stops on SIGINT/SIGTERM, when
 stdin closes (--stdio), and when the process that started it exits.`;
 
 interface DemoModule {
@@ -61,7 +64,9 @@ export async function run(argv: string[]): Promise<number> {
   // MCPKIT_AUTH_ISSUER turns on OAuth (docs/auth.md).
   const demoAuth = (await import(new URL('../../../examples/everything-server/auth.js', import.meta.url).href)) as DemoAuthModule;
   const auth = await demoAuth.configureAuth(server);
-  const listener = await listen(server, { port, host: values.host ?? '127.0.0.1', legacySse: true, ...(auth === undefined ? {} : { auth }), ...(redis?.http ?? {}) });
+  // MCPKIT_TRUST_PROXY: the same values as the trustProxy option (a hop count, or addresses and CIDR ranges).
+  const trustProxy = process.env['MCPKIT_TRUST_PROXY'];
+  const listener = await listen(server, { port, host: values.host ?? '127.0.0.1', legacySse: true, trustProxy, ...(auth === undefined ? {} : { auth }), ...(redis?.http ?? {}) });
   console.error(`mcpkit demo: the everything-server on ${listener.url}  (every revision, 2024-11-05 … 2026-07-28)`);
   if (auth !== undefined) console.error(`  OAuth: tokens from ${auth.authorizationServers[0]} for ${listener.engine.resource}; test_scoped needs mcp:write`);
   console.error(`  Try it:  node bin/mcpkit.js inspect ${listener.url}   (npx mcpkit … in a project that has mcpkit)`);

@@ -14,8 +14,8 @@ import { methodTable, type MethodEntry, type RequestMethod } from '../methods/ta
 import type { RecordUpdate } from '../methods/shared.js';
 import { runMiddleware } from '../request/middleware.js';
 import { InputRequiredSignal, MrtrBroker } from '../request/mrtr.js';
-import { publishSessionEnd, publishSessionStart, tracingRequests } from '../observability/channels.js';
-import { observeRequest } from '../observability/hooks.js';
+import { publishSessionEnd, publishSessionStart, tracingNotifications, tracingRequests } from '../observability/channels.js';
+import { observeNotification, observeRequest } from '../observability/hooks.js';
 import { MethodContext } from '../scopes/method-context.js';
 import { ServerScope } from '../scopes/server-scope.js';
 import { SessionScope } from '../scopes/session-scope.js';
@@ -140,7 +140,9 @@ export class McpProtocolHandler implements McpConnection {
         this.#session?.pendingOutbound?.settle(classified.message);
         return undefined;
       case 'notification':
-        await this.#handleNotification(classified.message, extra);
+        // Traced like requests (docs/observability.md), only when someone subscribes.
+        if (tracingNotifications()) await observeNotification(this, classified.message, extra, () => this.#handleNotification(classified.message, extra));
+        else await this.#handleNotification(classified.message, extra);
         return undefined;
       case 'request':
         return this.#handleRequest(classified.message, extra);

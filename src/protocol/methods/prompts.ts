@@ -3,6 +3,7 @@ import type { RequestContext } from '../request/context.js';
 import { invalidParams } from '../wire/errors.js';
 import { BOTH_ERAS, PROMPT_TARGET } from '../wire/method-facts.js';
 import { declares, optionalObject, listPage, pick, promptScopes, requireString, type RequestMethod } from './shared.js';
+import { invalidResultError, promptMessagesProblem } from './result-checks.js';
 
 const PROMPT_FIELDS = ['title', 'description', 'icons', '_meta'] as const;
 const ARGUMENT_FIELDS = ['title', 'description', 'required'] as const;
@@ -41,9 +42,11 @@ export const getPrompt: RequestMethod<'prompts/get', { name: string; arguments?:
       }
     }
     const registry = context.server.prompts;
-    const messages = await registry.getMessages(name, args as Record<string, string> | undefined, context);
+    const messages: unknown = await registry.getMessages(name, args as Record<string, string> | undefined, context);
     // A prompt may end a round of a multi round-trip request with an InputRequiredResult.
-    if (!Array.isArray(messages) && typeof messages === 'object' && messages !== null) return messages;
+    if (!Array.isArray(messages) && typeof messages === 'object' && messages !== null && typeof (messages as Record<string, unknown>)['resultType'] === 'string') return messages;
+    const problem = promptMessagesProblem(messages);
+    if (problem !== undefined) throw invalidResultError(context.server.logger, `prompt "${name}"`, messages, problem);
     const description = registry.get(name)?.description;
     return description === undefined ? { messages } : { description, messages };
   },

@@ -2,6 +2,7 @@ import type { McpReadResult, McpResource, McpResourceTemplate, ResourceDescripti
 import type { RequestContext } from '../request/context.js';
 import { BOTH_ERAS, RESOURCE_TARGET } from '../wire/method-facts.js';
 import { declares, listPage, pick, requireString, uriScopes, type RequestMethod } from './shared.js';
+import { invalidResultError, readResultProblem, readReturnProblem } from './result-checks.js';
 
 const RESOURCE_FIELDS = ['title', 'description', 'mimeType', 'size', 'icons', 'annotations', '_meta'] as const;
 const TEMPLATE_FIELDS = ['title', 'description', 'mimeType', 'icons', 'annotations', '_meta'] as const;
@@ -62,8 +63,14 @@ export const readResource: RequestMethod<'resources/read', { uri: string }, { co
   async handle(params, context) {
     const uri = requireString(params, 'uri');
     const registry = context.server.resources;
-    const value = await registry.read(uri, context);
+    const value: unknown = await registry.read(uri, context);
+    const who = `resource "${uri}"`;
+    const raw = readReturnProblem(value);
+    if (raw !== undefined) throw invalidResultError(context.server.logger, who, value, raw);
     const mimeType = registry.get(uri)?.mimeType ?? registry.templates.match(uri)?.entry.template.mimeType;
-    return toReadResult(uri, value, mimeType);
+    const result = toReadResult(uri, value as McpReadResult, mimeType);
+    const problem = readResultProblem(result);
+    if (problem !== undefined) throw invalidResultError(context.server.logger, who, value, problem);
+    return result;
   },
 };

@@ -1,6 +1,7 @@
 import { isJsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import { McpToolNotFoundError, ToolError, ToolOutputError } from '../../errors/classes.js';
 import type { McpTool, McpToolResult, ToolDescription } from '../../registries/types.js';
+import { invalidToolResult, toolResultProblem } from './result-checks.js';
 import type { RequestContext } from '../request/context.js';
 import type { MethodContext } from '../scopes/method-context.js';
 import type { ServerScope } from '../scopes/server-scope.js';
@@ -69,7 +70,13 @@ function runTool(name: string, args: Record<string, unknown>, context: RequestCo
   } catch (error) {
     return toolFailure(error, context, server);
   }
-  return isThenable(result) ? Promise.resolve(result).then(undefined, (error: unknown) => toolFailure(error, context, server)) : result;
+  return isThenable(result) ? Promise.resolve(result).then((value) => checkedTool(name, value, server), (error: unknown) => toolFailure(error, context, server)) : checkedTool(name, result, server);
+}
+
+/** What the tool returned, if it is a valid CallToolResult (the common case: a few property reads). */
+function checkedTool(name: string, result: unknown, server: ServerScope): unknown {
+  const problem = toolResultProblem(result);
+  return problem === undefined ? result : invalidToolResult(server.logger, name, result, problem);
 }
 
 function toolFailure(error: unknown, context: RequestContext, server: ServerScope): unknown {

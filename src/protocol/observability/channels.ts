@@ -12,6 +12,8 @@ import type { JsonRpcId, JsonRpcResponse } from '../../jsonrpc/message.js';
 
 /** `tracing:mcpkit:request:{start,end,asyncStart,asyncEnd,error}` */
 export const REQUEST_CHANNEL = 'mcpkit:request';
+/** `tracing:mcpkit:notification:{start,end,asyncStart,asyncEnd,error}`: inbound notifications. */
+export const NOTIFICATION_CHANNEL = 'mcpkit:notification';
 /** `tracing:mcpkit:client-request:{start,end,asyncStart,asyncEnd,error}` */
 export const CLIENT_REQUEST_CHANNEL = 'mcpkit:client-request';
 export const SESSION_START_CHANNEL = 'mcpkit:session:start';
@@ -39,6 +41,12 @@ export interface RequestMessage {
   readonly transport: TransportName;
   /** `params._meta`, where trace context (`traceparent`, `tracestate`, `baggage`) travels. */
   readonly meta: Record<string, unknown> | undefined;
+  /** HTTP only: the client's address (with `trustProxy`, the forwarded client's), when known. */
+  readonly clientAddress?: string | undefined;
+  /** HTTP only: the client's port, when known. */
+  readonly clientPort?: number | undefined;
+  /** HTTP only: the HTTP version (`1.1`, `2`), when the adapter knows it. */
+  readonly networkProtocolVersion?: string | undefined;
   /**
    * Set by the channel when the request is done: the response written, or
    * undefined when it gets none (cancelled by the client).
@@ -46,6 +54,19 @@ export interface RequestMessage {
   result?: JsonRpcResponse | undefined;
   /** Set only if dispatch itself failed unexpectedly (requests otherwise always end with a response). */
   error?: unknown;
+}
+
+/** One inbound notification (`notifications/initialized`, `notifications/cancelled`, …), until it is handled. */
+export interface NotificationMessage {
+  readonly method: string;
+  readonly params: Record<string, unknown> | undefined;
+  readonly sessionId: string | undefined;
+  readonly protocolVersion: string | undefined;
+  readonly transport: TransportName;
+  readonly meta: Record<string, unknown> | undefined;
+  readonly clientAddress?: string | undefined;
+  readonly clientPort?: number | undefined;
+  readonly networkProtocolVersion?: string | undefined;
 }
 
 /** One server→client request: `elicitation/create`, `sampling/createMessage`, `roots/list`. */
@@ -90,12 +111,21 @@ export interface SessionEndMessage extends SessionStartMessage {
 
 const requests: TracingChannel<unknown, RequestMessage> = tracingChannel(REQUEST_CHANNEL);
 const clientRequests: TracingChannel<unknown, ClientRequestMessage> = tracingChannel(CLIENT_REQUEST_CHANNEL);
+const notifications: TracingChannel<unknown, NotificationMessage> = tracingChannel(NOTIFICATION_CHANNEL);
 const sessionStart: Channel = channel(SESSION_START_CHANNEL);
 const sessionEnd: Channel = channel(SESSION_END_CHANNEL);
 
 /** `TracingChannel#hasSubscribers` is missing before Node 20.13: ask its start channel. */
 export function tracingRequests(): boolean {
   return requests.start.hasSubscribers;
+}
+
+export function tracingNotifications(): boolean {
+  return notifications.start.hasSubscribers;
+}
+
+export function traceNotification(message: NotificationMessage, run: () => Promise<void>): Promise<void> {
+  return notifications.tracePromise(run, message);
 }
 
 export function tracingClientRequests(): boolean {

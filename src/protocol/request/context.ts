@@ -6,6 +6,7 @@ import type { LazyAbort } from './abort.js';
 import type { OutboundRequests } from './outbound.js';
 import { MissingClientCapabilityError } from '../wire/errors.js';
 import { ErrorCode, JsonRpcProtocolError } from '../../jsonrpc/errors.js';
+import { withPlainErrors } from '../../jsonrpc/plain-errors.js';
 import { shouldLog } from '../wire/logging.js';
 import { traceClientRequest, tracingClientRequests } from '../observability/channels.js';
 import type {
@@ -210,7 +211,8 @@ export class RequestContext {
   /** Sends `notifications/message` when `level` passes the client's threshold. */
   async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
     if (!shouldLog(level, this.logLevel)) return;
-    const params: Record<string, unknown> = { level, data };
+    // An Error would be sent as {}: its name and message instead (never the stack).
+    const params: Record<string, unknown> = { level, data: withPlainErrors(data) };
     if (logger !== undefined) params['logger'] = logger;
     await this.#send({ jsonrpc: '2.0', method: 'notifications/message', params });
   }

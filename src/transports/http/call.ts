@@ -4,7 +4,7 @@
  * message, the response becomes an SSE stream. Nothing of SSE is allocated for
  * a request that answers in JSON.
  */
-import { clientAddressKey } from './client-address.js';
+import { requestInfoOf } from './client-address.js';
 import { errorResponseFrom, isJsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import type { JsonRpcId, JsonRpcMessage } from '../../jsonrpc/message.js';
 import { encodeBatch, unserializableResponse } from '../../jsonrpc/serialize.js';
@@ -84,7 +84,7 @@ export class PostCall implements InflightCall {
     const extra: MessageExtra = {
       send: this.onMessage,
       signal: this.cancellation,
-      requestInfo: { headers: request.headers, remoteAddress: clientAddressKey(request.remoteAddress) },
+      requestInfo: requestInfoOf(request),
       protocolVersion: input.protocolVersion,
       authInfo: input.authInfo,
       // Only where a stream can be resumed (stateful sessions with an event log).

@@ -1,5 +1,12 @@
-import type { AuthInfo } from '../../protocol/connection.js';
+import type { AuthInfo, RequestInfo } from '../../protocol/connection.js';
 import { quotaOwnerOf } from '../../protocol/request/principal.js';
+import type { HttpRequest } from './wire.js';
+
+/** What handlers and telemetry learn of the HTTP request (`ctx.requestInfo`): one shape for every route. */
+export function requestInfoOf(request: HttpRequest): RequestInfo {
+  const address = request.remoteAddress;
+  return { headers: request.headers, remoteAddress: clientAddressKey(address), clientAddress: address, clientPort: request.remotePort, httpVersion: request.httpVersion };
+}
 
 /**
  * The key a remote address is charged under when a caller is unauthenticated.

@@ -23,6 +23,7 @@ import { createCors, type Cors } from './cors.js';
 import { createRebindingGuard, type RequestGuard } from './security.js';
 import { checkServerCardOptions, createServerCardRoute } from './server-card.js';
 import { reporterFor, SessionRegistry, type HttpSession, type SessionBackend } from './sessions.js';
+import { createTrustProxy, type ClientAddressResolver } from './trust-proxy.js';
 import type { HttpEngineOptions, HttpRequest, HttpResponse, ResponseMode } from './types.js';
 
 export interface CloseOptions {
@@ -76,6 +77,7 @@ class Engine implements HttpEngine, EngineContext {
   closing = false;
 
   private readonly path: string | undefined;
+  private readonly clientAddress: ClientAddressResolver | undefined;
   private readonly guard: RequestGuard | undefined;
   readonly cors: Cors | undefined;
   private readonly legacy: LegacySseEndpoint | undefined;
@@ -126,6 +128,7 @@ class Engine implements HttpEngine, EngineContext {
         : new ClusterSessionRegistry(new MemorySessionStore<HttpSession>({ idleTimeoutMs: cluster.sessions.idleTimeoutMs }), this.maxSessions, perClient, this.eventStore, factory, cluster, report);
     this.inflight = new InflightBytes(positive(options.maxInflightBytesPerClient, DEFAULT_MAX_INFLIGHT_BYTES_PER_CLIENT, 'maxInflightBytesPerClient'));
     this.guard = createRebindingGuard(options);
+    this.clientAddress = createTrustProxy(options.trustProxy, options.forwardedHeader);
     this.cors = createCors(options.cors);
     if (options.serverCard !== undefined) checkServerCardOptions(options.serverCard, factory);
     this.card = options.serverCard === undefined ? undefined : createServerCardRoute(options.serverCard, options.path, () => this.sharedConnection(true));
@@ -147,6 +150,8 @@ class Engine implements HttpEngine, EngineContext {
 
   respond(request: HttpRequest): HttpResponse | Promise<HttpResponse> {
     try {
+      // Before anything reads the address: quotas, ctx.requestInfo, telemetry.
+      this.clientAddress?.(request);
       const early = this.early(request);
       if (early !== undefined) return early instanceof Promise ? early.then(undefined, (error: unknown) => failedResponse(error)) : early;
       if (request.method === 'POST') {

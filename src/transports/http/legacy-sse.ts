@@ -3,7 +3,7 @@
  * stream whose first event names the POST endpoint; POSTs there are answered
  * 202 and their responses travel on the stream.
  */
-import { clientAddressKey } from './client-address.js';
+import { requestInfoOf } from './client-address.js';
 import { ErrorCode } from '../../jsonrpc/errors.js';
 import type { AuthInfo, McpConnection, MessageExtra } from '../../protocol/connection.js';
 import { admit, Admission, type PostEndpoint } from './admission.js';
@@ -93,7 +93,7 @@ export class LegacySseEndpoint {
     const stream = session.standalone();
     const extra: MessageExtra = {
       send: (message) => stream.send(message),
-      requestInfo: { headers: request.headers, remoteAddress: clientAddressKey(request.remoteAddress) },
+      requestInfo: requestInfoOf(request),
       protocolVersion: request.headers['mcp-protocol-version'] ?? '2024-11-05',
     };
     if (post.authInfo !== undefined) extra.authInfo = post.authInfo;

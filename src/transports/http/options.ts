@@ -13,7 +13,7 @@ export const ENGINE_KEYS = keysOf<HttpEngineOptions>({
   path: true, responseMode: true, stateless: true, maxBodyBytes: true, maxSessions: true, maxSessionsPerClient: true,
   maxRequestsPerSession: true, maxInflightBytesPerClient: true, sessionIdleTimeoutMs: true, cluster: true,
   eventStore: true, maxStreamBufferBytes: true, keepAliveMs: true, dnsRebindingProtection: true, allowedHosts: true,
-  allowedOrigins: true, cors: true, auth: true, authenticate: true, legacySse: true, serverCard: true,
+  allowedOrigins: true, cors: true, auth: true, authenticate: true, legacySse: true, serverCard: true, trustProxy: true, forwardedHeader: true,
 });
 const AUTH_KEYS = keysOf<AuthOptions>({
   resource: true, authorizationServers: true, scopesSupported: true, requiredScopes: true, verify: true, implies: true,

@@ -73,6 +73,9 @@ export function createRebindingGuard(options: HttpEngineOptions): RequestGuard |
   const origins =
     options.allowedOrigins === undefined ? undefined : new Set(options.allowedOrigins.map(normalizeOrigin));
   const hostList = (options.allowedHosts ?? LOOPBACK_HOSTS).join(', ');
+  // The defaults hold for the port the request arrived on only, which a new user behind a balancer cannot guess.
+  const allowed = (localPort: number | undefined): string =>
+    options.allowedHosts === undefined ? `${hostList}, on ${localPort === undefined ? 'the port the request arrived on' : `port ${localPort}`} only` : hostList;
 
   // Clients send the same Host (and Origin) on every request: each distinct value is checked
   // once per listening port and its verdict kept (a few entries; cleared when full, so
@@ -96,8 +99,9 @@ export function createRebindingGuard(options: HttpEngineOptions): RequestGuard |
     const hostHeader = request.headers['host'];
     if (hostHeader === undefined || !hostAllowed(hostHeader, request.localPort)) {
       return forbidden(
-        `Forbidden: Host "${hostHeader ?? ''}" is not allowed (allowed: ${hostList}). ` +
-          'This guards against DNS rebinding; add the name to allowedHosts if it is yours.',
+        `Forbidden: Host "${hostHeader ?? ''}" is not allowed (allowed: ${allowed(request.localPort)}). ` +
+          'This guards against DNS rebinding; if the name is yours (a load balancer\'s public Host), add it to allowedHosts: ' +
+          'a bare name ("mcp.example.com") allows it on any port, "name:port" on that port.',
       );
     }
     const origin = request.headers['origin'];

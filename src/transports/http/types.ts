@@ -8,8 +8,10 @@ import type { AuthInfo } from '../../protocol/connection.js';
 import type { EventStore } from '../../stores/contracts.js';
 import type { HttpRequest } from './wire.js';
 import type { ClusterChannel, SharedSessionStore } from '../../stores/shared-sessions.js';
+import type { ForwardedHeader, TrustProxy } from './trust-proxy.js';
 
 export type { BodyResult, ChunkSink, HeaderMap, HttpRequest, HttpResponse, ResponseStream } from './wire.js';
+export type { ForwardedHeader, TrustProxy } from './trust-proxy.js';
 
 export type ResponseMode = 'auto' | 'json' | 'sse';
 
@@ -91,6 +93,17 @@ export interface HttpEngineOptions {
    * token verification, 401/403 challenges, per-tool scopes. Not with `authenticate`.
    */
   auth?: AuthOptions;
+  /**
+   * Behind reverse proxies: take the client's address from `X-Forwarded-For` (or `Forwarded`, see
+   * `forwardedHeader`) for quotas, `ctx.requestInfo` and telemetry, walking from the socket's peer to the
+   * first untrusted hop, as Express and Fastify do (docs/http.md#behind-a-reverse-proxy). Off by default:
+   * a hop count (`1` for one balancer), or the proxies' addresses and CIDR ranges (`['10.0.0.0/8']`,
+   * `loopback`, `linklocal`, `uniquelocal`; a comma-separated string too). A header from a peer that is
+   * not trusted is ignored.
+   */
+  trustProxy?: TrustProxy | undefined;
+  /** The header the trusted proxies write: `x-forwarded-for` (default) or `forwarded` (RFC 7239). Only that one is read. */
+  forwardedHeader?: ForwardedHeader;
   /** Identifies the caller; the result reaches handlers as `authInfo`. Throwing answers 401. */
   authenticate?: (request: HttpRequest) => AuthInfo | undefined | Promise<AuthInfo | undefined>;
   /** Also serve the deprecated HTTP+SSE transport of 2024-11-05 (default false). */

@@ -32,8 +32,17 @@ export interface HttpRequest {
   onDisconnect?(listener: () => void): void;
   /** The local port the request arrived on, when the adapter knows it (DNS-rebinding defaults). */
   localPort?: number;
-  /** The peer's IP address, when the adapter knows it: unauthenticated callers are charged quotas by it. */
+  /**
+   * The client's IP address, when the adapter knows it: unauthenticated callers are charged quotas by it.
+   * Adapters give the socket's peer; with `trustProxy` the engine replaces it with the forwarded client's.
+   */
   remoteAddress?: string;
+  /** The client's port, when known (the socket's peer, or the forwarded client's when a `Forwarded` header names it). */
+  remotePort?: number;
+  /** Set by the engine when `trustProxy` replaced `remoteAddress`: the socket's peer (the nearest proxy). */
+  peerAddress?: string;
+  /** The HTTP version the request came over (`1.1`, `2`), when the adapter knows it. */
+  httpVersion?: string;
 }
 
 /** Where a streamed response's chunks go; provided by the adapter. */
