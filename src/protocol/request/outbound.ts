@@ -2,6 +2,7 @@ import { ErrorCode, JsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from '../../jsonrpc/message.js';
 import type { MessageSink } from '../connection.js';
 import { plausibleAnswer } from '../wire/answers.js';
+import { unrefTimer } from '../../util/timers.js';
 
 interface Pending {
   method: string;
@@ -116,7 +117,7 @@ export class OutboundRequests {
         // The client may still be working on it: tell it to stop (the lifecycle's timeout rule).
         cancel(`Timed out after ${timeoutMs} ms`);
       }, timeoutMs);
-      (timer as { unref?: () => void }).unref?.();
+      unrefTimer(timer);
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#bytes += bytes;
       this.#pending.set(id, {

@@ -13,6 +13,7 @@ import { parseEventId } from '../../stores/follow.js';
 import type { ClusterSessionRegistry } from './cluster.js';
 import { SseConnection, sseEvent } from './sse.js';
 import { streamOrigin } from './stream-origin.js';
+import { unrefTimer } from '../../util/timers.js';
 
 /**
  * Follows `lastEventId`'s stream onto a new connection; undefined when it
@@ -72,7 +73,7 @@ export async function followRemote(
   if (writer !== undefined && every !== undefined) {
     void checkWriter();
     check = setInterval(() => void checkWriter(), every);
-    check.unref();
+    unrefTimer(check);
   }
 
   // Finished, dropped (a later resumption from here is refused, never partial) or unavailable (a later one may work): the response ends.
