@@ -10,3 +10,9 @@ export function unrefTimer<T>(timer: T): T {
   }
   return timer;
 }
+
+type Immediate = (callback: () => void) => unknown;
+const immediate = (globalThis as { setImmediate?: Immediate }).setImmediate;
+
+/** Runs `callback` once pending I/O callbacks have run: setImmediate where it exists, else a 0 ms timer (Workers). */
+export const afterIo: Immediate = typeof immediate === 'function' ? (callback) => immediate(callback) : (callback) => setTimeout(callback, 0);

@@ -3,6 +3,7 @@ import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from '../../jsonrpc/m
 import type { MessageSink } from '../connection.js';
 import { plausibleAnswer } from '../wire/answers.js';
 import { unrefTimer } from '../../util/timers.js';
+import { utf8Length } from '../../util/bytes.js';
 
 interface Pending {
   method: string;
@@ -84,7 +85,7 @@ export class OutboundRequests {
     if (this.#pending.size >= this.#maxPending) {
       throw limitError(`Too many requests to the client: this session already has ${this.#pending.size} awaiting an answer (the limit is ${this.#maxPending}); ${method} was not sent`, 'maxPendingClientRequests');
     }
-    const bytes = Buffer.byteLength(JSON.stringify(params));
+    const bytes = utf8Length(JSON.stringify(params));
     if (this.#bytes + bytes > this.#maxPendingBytes) {
       throw limitError(`Too many requests to the client: this session's requests awaiting an answer would hold more than ${this.#maxPendingBytes} bytes; ${method} (${bytes} bytes) was not sent`, 'maxPendingClientRequestBytes');
     }
