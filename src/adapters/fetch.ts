@@ -58,7 +58,7 @@ export function createFetchHandler(factory: ConnectionFactory, options: FetchHan
 }
 
 /** The remote address as Deno (`info.remoteAddr`) and Bun (`server.requestIP`) expose it. */
-function runtimeRemoteAddress(request: Request, context: unknown): string | undefined {
+export function runtimeRemoteAddress(request: Request, context: unknown): string | undefined {
   if (typeof context !== 'object' || context === null) return undefined;
   const { remoteAddr, requestIP } = context as { remoteAddr?: { hostname?: unknown }; requestIP?: unknown };
   if (typeof remoteAddr?.hostname === 'string') return remoteAddr.hostname;
