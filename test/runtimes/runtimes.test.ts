@@ -2,7 +2,8 @@
  * The same end-to-end server (test/runtimes/app/server.mjs, importing `mcpkit` as a user does) on the
  * real runtimes: Bun.serve, Deno.serve with --allow-net=127.0.0.1 only, and a Worker bundled as
  * wrangler bundles it (esbuild, the workerd conditions) served by workerd with no compatibility flag
- * (and, the issue's repro, with nodejs_compat at a date before its Node timers). Driven by the
+ * at 2026-11-17 (docs/runtimes.md's wrangler configuration) and, the issue's repro, with nodejs_compat at
+ * 2026-01-01, before its Node timers. Driven by the
  * official SDK clients: v1 on a legacy session, v2 negotiating 2026-07-28. The runtimes are pinned
  * devDependencies (their binaries ship inside the npm packages); one that is missing fails the suite
  * with the command that installs it, never a skip. dist/ is built by the global setup.
@@ -91,8 +92,8 @@ async function answering(url: string, running: Running): Promise<void> {
   );
 }
 
-function workerdConfig(bundle: string, sockets: { name: string; port: number; flags: string[] }[]): string {
-  const services = sockets.map((s) => `(name = "${s.name}", worker = (modules = [(name = "worker", esModule = embed "${bundle}")], compatibilityDate = "2026-01-01", compatibilityFlags = [${s.flags.map((f) => `"${f}"`).join(', ')}]))`);
+function workerdConfig(bundle: string, sockets: { name: string; port: number; date: string; flags: string[] }[]): string {
+  const services = sockets.map((s) => `(name = "${s.name}", worker = (modules = [(name = "worker", esModule = embed "${bundle}")], compatibilityDate = "${s.date}", compatibilityFlags = [${s.flags.map((f) => `"${f}"`).join(', ')}]))`);
   const listeners = sockets.map((s) => `(name = "${s.name}", address = "127.0.0.1:${s.port}", http = (), service = "${s.name}")`);
   return `using Workerd = import "/workerd/workerd.capnp";\nconst config :Workerd.Config = (\n  services = [${services.join(', ')}],\n  sockets = [${listeners.join(', ')}],\n);\n`;
 }
@@ -218,8 +219,8 @@ describe.sequential('on the real runtimes', () => {
     await new Promise<void>((resolve, reject) => bundled.child.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`esbuild failed:\n${bundled.output()}`)))));
     const [plain, compat] = [await freePort(), await freePort()];
     writeFileSync(join(app, 'workerd.capnp'), workerdConfig('worker.bundle.js', [
-      { name: 'plain', port: plain, flags: [] },
-      { name: 'compat', port: compat, flags: ['nodejs_compat'] },
+      { name: 'plain', port: plain, date: '2026-11-17', flags: [] },
+      { name: 'compat', port: compat, date: '2026-01-01', flags: ['nodejs_compat'] },
     ]));
     const workerd = start(runtimeBinary('workerd'), ['serve', 'workerd.capnp', '--verbose'], app);
     children.push(workerd);
@@ -238,6 +239,6 @@ describe.sequential('on the real runtimes', () => {
 
   exercise('Bun.serve', () => urls['bun']!);
   exercise('Deno.serve (--allow-net=127.0.0.1 only)', () => urls['deno']!);
-  exercise('a Worker on workerd, no compatibility flag', () => urls['workerd']!);
+  exercise('a Worker on workerd at 2026-11-17, no compatibility flag', () => urls['workerd']!);
   exercise('a Worker on workerd, nodejs_compat at 2026-01-01 (numeric timers)', () => urls['workerd-compat']!);
 });
