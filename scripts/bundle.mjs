@@ -29,7 +29,7 @@ try {
   await build({
     input,
     platform: 'node',
-    // Dependencies and peers (express, redis, jose, @opentelemetry/api) are the user's: never inlined.
+    // Dependencies and peers (express, fastify, hono, redis, jose, @opentelemetry/api) are the user's: never inlined.
     external: (id) => !id.startsWith('.') && !path.isAbsolute(id),
     logLevel: 'warn',
     output: {

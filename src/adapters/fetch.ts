@@ -162,3 +162,8 @@ function toResponse(response: HttpResponse, controller: AbortController, maxBuff
 function byteStrategy(highWaterMark: number): QueuingStrategy<Uint8Array> {
   return { highWaterMark, size: (chunk) => chunk.byteLength };
 }
+
+/** The remote address alone, for adapters over this one (Hono) that read their own runtime's context first. */
+export function runtimeRemoteAddress(request: Request, context: unknown): string | undefined {
+  return runtimePeer(request, context)?.address;
+}

@@ -1,4 +1,5 @@
 /** node:http adapter: IncomingMessage/ServerResponse ↔ the engine. No protocol rules here. */
+import type * as NodeHttp from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { canonicalResource, isLoopbackResource } from '../transports/http/auth/resource.js';
@@ -6,6 +7,7 @@ import type { ConnectionFactory } from '../protocol/connection.js';
 import { checkEngineKeys } from '../transports/http/options.js';
 import { createHttpEngine, DEFAULT_MAX_STREAM_BUFFER_BYTES, type CloseOptions, type HttpEngine } from '../transports/http/engine.js';
 import type { BodyResult, HeaderMap, HttpEngineOptions, HttpRequest, HttpResponse } from '../transports/http/types.js';
+import { nodeBuiltin } from '../util/builtin.js';
 
 export interface NodeHandler {
   (req: IncomingMessage, res: ServerResponse): void;
@@ -270,8 +272,11 @@ export async function listen(factory: ConnectionFactory, options: ListenOptions 
   checkEngineKeys(options, 'listen() options', LISTEN_KEYS);
   const { port = 0, host = '127.0.0.1', path = '/mcp', ...engineOptions } = options;
   // Loaded here, not at import: the build shares this file with every entry (scripts/bundle.mjs), and
-  // `import 'mcpkit'` or a stdio server has no use for node:http (test/foundation/entry-builtins.test.ts).
-  const { createServer } = await import('node:http');
+  // `import 'mcpkit'` or a stdio server has no use for node:http (test/foundation/entry-builtins.test.ts);
+  // nor has a Worker, whose bundler would refuse even a dynamic import('node:http') without nodejs_compat.
+  const http = nodeBuiltin<typeof NodeHttp>('node:http');
+  if (http === undefined) throw new TypeError('listen() needs node:http, which this runtime lacks: serve createFetchHandler(server) with the runtime\'s own server (Bun.serve, Deno.serve, a Worker\'s fetch) instead');
+  const { createServer } = http;
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { ClusterChannel, ClusterListener, ClusterMessage } from '../stores/shared-sessions.js';
 import { leaseSubscriber, parseJsonObject, RedisCommands, type RedisSubscriber, type RedisClientLike, type RedisStoreOptions } from './client.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
+import { unrefTimer } from '../util/timers.js';
 
 export interface RedisClusterChannelOptions extends RedisStoreOptions {
   /** This instance's name on the channel (default: random). Letters, digits, `-` and `_`, at most 64. */
@@ -91,7 +92,7 @@ export class RedisClusterChannel implements ClusterChannel {
     const beat = (): void => void this.#commands.send(['SET', this.#live(this.instanceId), this.incarnation, 'PX', String(this.#ttlMs)]).catch(() => undefined);
     beat();
     this.#heartbeat = setInterval(beat, this.livenessCheckMs);
-    this.#heartbeat.unref();
+    unrefTimer(this.#heartbeat);
   }
 
   #live(instanceId: string): string {

@@ -23,6 +23,7 @@ import {
 import { RedisCommands, type RedisClientLike, type RedisStoreOptions } from './client.js';
 import { CREATE, GET, RENEW, TASK_USAGE, UPDATE } from './task-scripts.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
+import { unrefTimer } from '../util/timers.js';
 
 export interface RedisTaskStoreOptions extends Omit<RedisStoreOptions, 'subscriber'>, MemoryTaskStoreOptions {
   /** How long a task outlives its instance's last renewal before it fails (ms, default 30,000). */
@@ -155,7 +156,7 @@ export class RedisTaskStore implements TaskStore {
     this.#timer = setInterval(() => {
       this.renew().catch((error: unknown) => this.#onError?.(error));
     }, this.#renewEveryMs);
-    this.#timer.unref?.();
+    unrefTimer(this.#timer);
   }
 
   #stopTimer(): void {

@@ -3,6 +3,7 @@ import type { JsonRpcMessage } from '../jsonrpc/message.js';
 import type { EventStore, EventStoreLimits, ReplayWriter, SessionStore, StreamFollow } from './contracts.js';
 import { followStream, replayStream, type StreamRead } from './follow.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
+import { unrefTimer } from '../util/timers.js';
 
 export interface MemorySessionStoreOptions {
   /** Idle time after which an unused session expires (default 30 minutes; 0 disables). */
@@ -92,7 +93,7 @@ export class MemorySessionStore<T> implements SessionStore<T> {
     if (oldest.done === true) return;
     const delay = Math.max(0, oldest.value.lastUsed + this.idleTimeoutMs - this.now());
     this.timer = setTimeout(() => this.sweep(), delay);
-    this.timer.unref();
+    unrefTimer(this.timer);
   }
 
   private sweep(): void {

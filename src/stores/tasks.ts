@@ -4,7 +4,8 @@
  * default; another backend implements the same interface. Every method may
  * answer synchronously or with a promise; callers always await.
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../util/crypto.js';
+import { utf8Length } from '../util/bytes.js';
 import type { MaybePromise } from './contracts.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 
@@ -136,7 +137,7 @@ export const taskLimitErrors = {
 function jsonBytes(value: unknown): number {
   if (value === undefined) return 0;
   try {
-    return Buffer.byteLength(JSON.stringify(value) ?? '');
+    return utf8Length(JSON.stringify(value) ?? '');
   } catch {
     // Cyclic, BigInt or too deep: it cannot be kept (nor sent).
     return Number.POSITIVE_INFINITY;
@@ -145,7 +146,7 @@ function jsonBytes(value: unknown): number {
 
 /** The payload bytes one field of a record is charged (0 for the fields that cannot grow). */
 export function taskFieldBytes(key: string, value: unknown): number {
-  if (key === 'statusMessage') return typeof value === 'string' ? Buffer.byteLength(value) : 0;
+  if (key === 'statusMessage') return typeof value === 'string' ? utf8Length(value) : 0;
   return key === 'result' || key === 'error' || key === 'inputRequests' ? jsonBytes(value) : 0;
 }
 

@@ -3,6 +3,7 @@ import { routeConsoleToStderr } from './stdio-console.js';
 import type { McpTransport } from './transport.js';
 import type { ErrorCodeName } from '../errors/codes.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
+import { unrefTimer } from '../util/timers.js';
 
 /** The parts of a Node stream the transport uses, so tests can inject a PassThrough pair. */
 export interface ReadableLike {
@@ -277,7 +278,7 @@ export class StdioTransport implements McpTransport {
       const timer = Number.isFinite(ms) && ms > 0 ? setTimeout(() => done(false), ms) : undefined;
       const immediate = ms === 0 ? setImmediate(() => done(false)) : undefined;
       // The grace timer alone does not keep the process alive.
-      timer?.unref();
+      if (timer !== undefined) unrefTimer(timer);
     });
   }
 

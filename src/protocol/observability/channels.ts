@@ -7,8 +7,20 @@
  * Channel names and message fields are a stable public contract
  * (docs/observability.md); `mcpkit/otel` is one subscriber among possible others.
  */
-import { channel, tracingChannel, type Channel, type TracingChannel } from 'node:diagnostics_channel';
+import type * as DiagnosticsChannel from 'node:diagnostics_channel';
+import type { Channel, TracingChannel } from 'node:diagnostics_channel';
 import type { JsonRpcId, JsonRpcResponse } from '../../jsonrpc/message.js';
+import { nodeBuiltin } from '../../util/builtin.js';
+
+/**
+ * node:diagnostics_channel where the runtime has it, reached without importing it (a Worker without
+ * nodejs_compat refuses any `node:` import); elsewhere channels nobody can subscribe to.
+ */
+const diagnostics = nodeBuiltin<typeof DiagnosticsChannel>('node:diagnostics_channel') ?? {
+  channel: () => ({ hasSubscribers: false, publish: () => undefined }) as unknown as Channel,
+  tracingChannel: () => ({ start: { hasSubscribers: false }, tracePromise: (run: () => unknown) => run() }) as unknown as TracingChannel<unknown, never>,
+};
+const { channel, tracingChannel } = diagnostics;
 
 /** `tracing:mcpkit:request:{start,end,asyncStart,asyncEnd,error}` */
 export const REQUEST_CHANNEL = 'mcpkit:request';

@@ -8,6 +8,7 @@ export interface MrtrOptions extends StateKeyOptions {
   requestStateTtlMs?: number | undefined;
 }
 import { isPlainObject } from '../../jsonrpc/message.js';
+import { afterIo } from '../../util/timers.js';
 
 
 /** Thrown into a handler whose round ended because it needs input from the client. */
@@ -130,7 +131,7 @@ export class MrtrBroker implements InputBroker {
     if (this.#scheduled) return;
     this.#scheduled = true;
     // Let every call the handler starts in parallel register before answering.
-    setImmediate(() => {
+    afterIo(() => {
       this.#scheduled = false;
       const pending = this.#pending;
       if (pending === undefined || this.#announced) return;

@@ -2,6 +2,8 @@ import { ErrorCode, JsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from '../../jsonrpc/message.js';
 import type { MessageSink } from '../connection.js';
 import { plausibleAnswer } from '../wire/answers.js';
+import { unrefTimer } from '../../util/timers.js';
+import { utf8Length } from '../../util/bytes.js';
 
 interface Pending {
   method: string;
@@ -83,7 +85,7 @@ export class OutboundRequests {
     if (this.#pending.size >= this.#maxPending) {
       throw limitError(`Too many requests to the client: this session already has ${this.#pending.size} awaiting an answer (the limit is ${this.#maxPending}); ${method} was not sent`, 'maxPendingClientRequests');
     }
-    const bytes = Buffer.byteLength(JSON.stringify(params));
+    const bytes = utf8Length(JSON.stringify(params));
     if (this.#bytes + bytes > this.#maxPendingBytes) {
       throw limitError(`Too many requests to the client: this session's requests awaiting an answer would hold more than ${this.#maxPendingBytes} bytes; ${method} (${bytes} bytes) was not sent`, 'maxPendingClientRequestBytes');
     }
@@ -116,7 +118,7 @@ export class OutboundRequests {
         // The client may still be working on it: tell it to stop (the lifecycle's timeout rule).
         cancel(`Timed out after ${timeoutMs} ms`);
       }, timeoutMs);
-      (timer as { unref?: () => void }).unref?.();
+      unrefTimer(timer);
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#bytes += bytes;
       this.#pending.set(id, {

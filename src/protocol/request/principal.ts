@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
 import { accessTokenOf } from './access-token.js';
 import type { AuthInfo } from '../connection.js';
+import { toBase64Url } from '../../util/bytes.js';
+import { sha256 } from '../../util/crypto.js';
 
 /**
  * The identity that owns what a client makes the server hold (sessions, tasks,
@@ -17,7 +18,7 @@ export function principalOf(auth: AuthInfo | undefined): string | undefined {
   if (auth === undefined) return undefined;
   if (typeof auth.subject === 'string' && auth.subject !== '') return `sub:${auth.subject}`;
   const token = accessTokenOf(auth);
-  if (typeof token === 'string' && token !== '') return `token:${createHash('sha256').update(token).digest('base64url').slice(0, 32)}`;
+  if (typeof token === 'string' && token !== '') return `token:${toBase64Url(sha256().update(token).digest()).slice(0, 32)}`;
   if (typeof auth.clientId === 'string' && auth.clientId !== '') return `client:${auth.clientId}`;
   return undefined;
 }

@@ -1,7 +1,8 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual, type Hash } from 'node:crypto';
 import { ErrorCode, JsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import type { AuthInfo } from '../connection.js';
 import { principalOf } from './principal.js';
+import { fromBase64Url, toBase64Url, utf8Decode, utf8Encode } from '../../util/bytes.js';
+import { hmac, randomBytes, sha256, timingSafeEqual, type Hasher } from '../../util/crypto.js';
 
 /** What a state is bound to: the request it was issued for, and who asked. */
 export interface RequestStateBinding {
@@ -77,13 +78,13 @@ export function hasSharedStateKey(options: StateKeyOptions | undefined): boolean
   return options?.requestStateKeys !== undefined;
 }
 
-function mac(key: Uint8Array, body: string): Buffer {
-  return createHmac('sha256', key).update(body).digest();
+function mac(key: Uint8Array, body: string): Uint8Array {
+  return hmac(key, body);
 }
 
 export function signRequestState(payload: RequestStatePayload, keys: StateKeyOptions | StateKey | undefined): string {
-  const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
-  return `${body}.${mac(stateKeyRing(keys)[0]!, body).toString('base64url')}`;
+  const body = toBase64Url(utf8Encode(JSON.stringify(payload)));
+  return `${body}.${toBase64Url(mac(stateKeyRing(keys)[0]!, body))}`;
 }
 
 /** Params that change between the rounds of one request: everything else must stay the same. */
@@ -98,7 +99,7 @@ class Syntax {
  * Feeds a canonical encoding of `value` (keys sorted) into `hash`, without
  * recursion (any depth) and visiting each object once (no cycle can loop it).
  */
-function feedCanonical(hash: Hash, value: Record<string, unknown>, skipTopLevel: ReadonlySet<string>): void {
+function feedCanonical(hash: Hasher, value: Record<string, unknown>, skipTopLevel: ReadonlySet<string>): void {
   const stack: unknown[] = [value];
   const seen = new Set<object>();
   while (stack.length > 0) {
@@ -135,8 +136,8 @@ function feedCanonical(hash: Hash, value: Record<string, unknown>, skipTopLevel:
   }
 }
 
-function shortDigest(hash: Hash): string {
-  return hash.digest('base64url').slice(0, 32);
+function shortDigest(hash: Hasher): string {
+  return toBase64Url(hash.digest()).slice(0, 32);
 }
 
 /**
@@ -144,9 +145,9 @@ function shortDigest(hash: Hash): string {
  * asking, and a digest of its params except `_meta` and the MRTR fields.
  */
 export function requestStateBinding(method: string, target: string, params: Record<string, unknown>, authInfo: AuthInfo | undefined): RequestStateBinding {
-  const digest = createHash('sha256').update(method).update('\0');
+  const digest = sha256().update(method).update('\0');
   feedCanonical(digest, params, ROUND_FIELDS);
-  const principal = createHash('sha256').update(`principal\0${principalOf(authInfo) ?? ''}`);
+  const principal = sha256().update(`principal\0${principalOf(authInfo) ?? ''}`);
   return { target, principal: shortDigest(principal), digest: shortDigest(digest) };
 }
 
@@ -164,16 +165,16 @@ export function openRequestState(state: unknown, binding: RequestStateBinding, k
   const dot = state.indexOf('.');
   const body = state.slice(0, dot);
   const encoded = state.slice(dot + 1);
-  const signature = Buffer.from(encoded, 'base64url');
+  const signature = fromBase64Url(encoded);
   // Every key of the ring verifies, so a state signed before a rotation stays valid until it expires.
   const signedByRing = dot > 0 && stateKeyRing(keys).some((key) => {
     const expected = mac(key, body);
-    return signature.length === expected.length && timingSafeEqual(signature, expected) && encoded === expected.toString('base64url');
+    return signature.length === expected.length && timingSafeEqual(signature, expected) && encoded === toBase64Url(expected);
   });
   if (!signedByRing) throw invalidState('its signature does not match (it was altered, or issued by another server)');
   let payload: RequestStatePayload;
   try {
-    payload = JSON.parse(Buffer.from(body, 'base64url').toString()) as RequestStatePayload;
+    payload = JSON.parse(utf8Decode(fromBase64Url(body))) as RequestStatePayload;
   } catch {
     throw invalidState('it is not readable');
   }

@@ -12,6 +12,7 @@ import { LATEST_LEGACY_VERSION, type ProtocolVersion } from '../wire/versions.js
 import type { MethodFacts } from '../wire/method-facts.js';
 import type { RecordChangeListener, SessionRecord } from '../wire/session-record.js';
 import type { ServerScope } from './server-scope.js';
+import { utf8Length } from '../../util/bytes.js';
 
 /** What a request may change in its session's record (the dispatcher applies it). */
 export type RecordChange =
@@ -185,7 +186,7 @@ export class SessionScope implements ContextHost, EraInfo {
         if (count >= limits.maxSubscriptions) {
           throw limitError(`Too many subscriptions: this session already has ${count} (the limit is ${limits.maxSubscriptions}); unsubscribe from some first`, 'maxSubscriptions');
         }
-        if (this.#bytes + Buffer.byteLength(change.uri) > limits.maxSubscriptionBytes) {
+        if (this.#bytes + utf8Length(change.uri) > limits.maxSubscriptionBytes) {
           throw limitError(`Too many subscriptions: this session's subscribed URIs would hold more than ${limits.maxSubscriptionBytes} bytes; unsubscribe from some first`, 'maxSubscriptionBytes');
         }
         this.#add(change.uri);
@@ -193,7 +194,7 @@ export class SessionScope implements ContextHost, EraInfo {
       }
       case 'unsubscribe':
         if (this.#subscribed?.delete(change.uri) !== true) return;
-        this.#bytes -= Buffer.byteLength(change.uri);
+        this.#bytes -= utf8Length(change.uri);
         break;
     }
     this.#record = undefined;
@@ -203,7 +204,7 @@ export class SessionScope implements ContextHost, EraInfo {
     const set = (this.#subscribed ??= new Set());
     if (set.has(uri)) return;
     set.add(uri);
-    this.#bytes += Buffer.byteLength(uri);
+    this.#bytes += utf8Length(uri);
   }
 
   /** @internal tracks a request that `notifications/cancelled` may abort; false when its id is already in flight */

@@ -1,4 +1,5 @@
 import { ErrorCode, JsonRpcProtocolError } from '../../jsonrpc/errors.js';
+import { utf8Length } from '../../util/bytes.js';
 
 /** Defaults of the per-session subscription limits (see docs/limits.md). */
 export const DEFAULT_MAX_SUBSCRIPTIONS = 1000;
@@ -34,7 +35,7 @@ export class SubscriptionSet {
   /** Adds `uri`; over a limit it throws -32603 naming the limit and changes nothing. */
   add(uri: string, limits: SubscriptionLimits): void {
     if (this.#uris.has(uri)) return;
-    const bytes = Buffer.byteLength(uri);
+    const bytes = utf8Length(uri);
     if (this.#uris.size >= limits.maxSubscriptions) {
       throw limitError(`Too many subscriptions: this session already has ${this.#uris.size} (the limit is ${limits.maxSubscriptions}); unsubscribe from some first`, 'maxSubscriptions');
     }
@@ -46,7 +47,7 @@ export class SubscriptionSet {
   }
 
   delete(uri: string): void {
-    if (this.#uris.delete(uri)) this.#bytes -= Buffer.byteLength(uri);
+    if (this.#uris.delete(uri)) this.#bytes -= utf8Length(uri);
   }
 
   clear(): void {

@@ -17,6 +17,7 @@ import { isPlainObject } from '../../jsonrpc/message.js';
 import { ownerOf } from '../request/owner.js';
 import { principalOf } from '../request/principal.js';
 import type { ErrorCodeName } from '../../errors/codes.js';
+import { unrefTimer } from '../../util/timers.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
@@ -229,7 +230,7 @@ export class TaskRuntime {
     const timeoutMs = options.timeoutMs ?? this.inputTimeoutMs;
     return new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => this.#fail(taskId, live, new TaskInputTimeoutError(method, timeoutMs)), timeoutMs);
-      (timer as { unref?: () => void }).unref?.();
+      unrefTimer(timer);
       const waiter: Waiter = {
         request: { method, params },
         resolve: (answer) => {

@@ -24,6 +24,7 @@ import { followRemote, isFollowable } from './follow-remote.js';
 import { cannotResume } from './errors.js';
 import { SSE_HEADERS } from './sse.js';
 import { HttpSession, SessionRegistry, type InterceptedPost, type ReportFailure, type SessionClient, type SessionKind, type SessionRefusal } from './sessions.js';
+import { unrefTimer } from '../../util/timers.js';
 
 /** `<id>@<instance>.<generation>`: where the answer to a server→client request must go. */
 const ROUTED_ID = /^(.*)@([A-Za-z0-9_-]{1,64})\.(\d{1,9})$/;
@@ -109,7 +110,7 @@ export class ClusterSessionRegistry extends SessionRegistry {
     // A session in use here (a GET stream open for long) must not expire in the shared store.
     const every = Math.max(1_000, Math.floor(cluster.sessions.idleTimeoutMs / 3));
     this.#keepAlive = setInterval(() => void this.#touchBusy(), every);
-    this.#keepAlive.unref();
+    unrefTimer(this.#keepAlive);
     // Idle copies leave this instance only: the shared record lives on (its own TTL).
     store.onExpire((_id, session) => {
       if (session.busy) return false;

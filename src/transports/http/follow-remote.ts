@@ -12,6 +12,7 @@ import type { EventStore, StreamFollow } from '../../stores/contracts.js';
 import { parseEventId } from '../../stores/follow.js';
 import { SseConnection, sseEvent } from './sse.js';
 import { streamOrigin } from './stream-origin.js';
+import { unrefTimer } from '../../util/timers.js';
 
 /** What following needs of the cluster: which instance this is, and whether another still runs. */
 export interface ClusterLiveness {
@@ -79,7 +80,7 @@ export async function followRemote(
   if (writer !== undefined && every !== undefined) {
     void checkWriter();
     check = setInterval(() => void checkWriter(), every);
-    check.unref();
+    unrefTimer(check);
   }
 
   // Finished, dropped (a later resumption from here is refused, never partial) or unavailable (a later one may work): the response ends.

@@ -7,6 +7,7 @@ import type { JsonRpcMessage } from '../../jsonrpc/message.js';
 import { unserializableResponse } from '../../jsonrpc/serialize.js';
 import type { EventLog } from '../../stores/contracts.js';
 import type { ChunkSink, ResponseStream } from './types.js';
+import { unrefTimer } from '../../util/timers.js';
 
 export const SSE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/event-stream',
@@ -51,7 +52,7 @@ export class SseConnection implements ResponseStream {
   keepAliveEvery(ms: number): void {
     if (ms <= 0 || this.keepAlive !== undefined) return;
     this.keepAlive = setInterval(() => this.write(': keep-alive\n\n'), ms);
-    this.keepAlive.unref();
+    unrefTimer(this.keepAlive);
   }
 
   end(): void {

@@ -6,6 +6,7 @@
  * restarted) and which request it answers (to answer that with an error if so).
  */
 import type { JsonRpcId } from '../../jsonrpc/message.js';
+import { fromBase64Url, toBase64Url, utf8Decode, utf8Encode } from '../../util/bytes.js';
 
 /** Longer request ids are left out of stream ids (they travel in every event id). */
 const MAX_ENCODED_ID = 96;
@@ -21,7 +22,7 @@ export interface StreamOrigin {
 export function originStreamId(localId: string, instanceId: string, incarnation: string, requestId: JsonRpcId | undefined): string {
   const id = `${localId}@${instanceId}.${incarnation}`;
   if (requestId === undefined || requestId === null) return id;
-  const encoded = Buffer.from(JSON.stringify(requestId)).toString('base64url');
+  const encoded = toBase64Url(utf8Encode(JSON.stringify(requestId)));
   return encoded.length > MAX_ENCODED_ID ? id : `${id}.${encoded}`;
 }
 
@@ -31,7 +32,7 @@ export function streamOrigin(streamId: string): StreamOrigin | undefined {
   const origin = { instance: match[1]!, incarnation: match[2]! };
   if (match[3] === undefined) return origin;
   try {
-    const requestId: unknown = JSON.parse(Buffer.from(match[3], 'base64url').toString());
+    const requestId: unknown = JSON.parse(utf8Decode(fromBase64Url(match[3])));
     return typeof requestId === 'string' || typeof requestId === 'number' ? { ...origin, requestId } : origin;
   } catch {
     return origin;

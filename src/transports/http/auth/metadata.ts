@@ -4,6 +4,7 @@ import type { HttpRequest, HttpResponse } from '../types.js';
 import { metadataPaths } from './resource.js';
 import { scopeUnion } from './scopes.js';
 import type { AuthOptions } from './types.js';
+import { utf8Length } from '../../../util/bytes.js';
 
 /** `resource`, `authorization_servers`, `scopes_supported` (never `offline_access`), `bearer_methods_supported`. */
 export function metadataDocument(resource: string, options: AuthOptions): Record<string, unknown> {
@@ -37,7 +38,7 @@ export function metadataResponder(resource: string, document: Record<string, unk
       case 'GET':
         return { status: 200, headers: { ...headers }, body };
       case 'HEAD':
-        return { status: 200, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } };
+        return { status: 200, headers: { ...headers, 'content-length': String(utf8Length(body)) } };
       case 'OPTIONS':
         return {
           status: 204,
