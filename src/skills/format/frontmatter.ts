@@ -225,12 +225,26 @@ function splitKey(line: Line): { key: string; rest: string } {
   return { key, rest: text.slice(colon.index + 1).trim() };
 }
 
-/** Drops a ` # comment` after a value (outside quotes). */
+/** Drops a ` # comment` after a value: a "#" after a space or tab, outside quotes. */
 function stripComment(text: string): string {
-  if (text.startsWith('#')) return '';
-  if (text.startsWith('"') || text.startsWith("'")) return text.trim();
-  const hash = /\s#/.exec(text);
-  return (hash === null ? text : text.slice(0, hash.index)).trim();
+  let quote: string | undefined;
+  const flow = text.startsWith('[');
+  // The last character outside quotes that is not a space (a quote after "[" or "," opens an item).
+  let last = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote === undefined && c !== ' ' && c !== '"' && c !== "'") last = c;
+    if (quote === '"' && c === '\\') i++;
+    else if (quote === "'" && c === "'" && text[i + 1] === "'") i++;
+    else if (quote !== undefined) {
+      if (c === quote) quote = undefined;
+    } else if (c === '"' || c === "'") {
+      // A quote opens a quoted scalar only where one may start: first, or an item of a flow list.
+      if (i === 0 || (flow && (last === '[' || last === ','))) quote = c;
+      else last = c;
+    } else if (c === '#' && (i === 0 || text[i - 1] === ' ' || text[i - 1] === '\t')) return text.slice(0, i).trim();
+  }
+  return text.trim();
 }
 
 function isPlain(text: string): boolean {
