@@ -164,7 +164,7 @@ export async function verifySkillFile(entry: SkillEntry, uri: string, content: U
 }
 
 /** The bytes of one resource read: raw bytes or text, or a `resources/read` result. */
-export type SkillReadResult = Uint8Array | string | { contents: readonly Record<string, unknown>[] };
+export type SkillReadResult = Uint8Array | string | { readonly contents: readonly object[] };
 /** Reads one resource (e.g. a client's `resources/read`); called only when a file is needed. */
 export type SkillReader = (uri: string) => SkillReadResult | Promise<SkillReadResult>;
 
