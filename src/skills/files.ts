@@ -150,7 +150,8 @@ function loadSkillFolder(dir: string, prefix: string, limits: SkillLimits): Skil
       if (!stat.isFile()) continue;
       budget.add(childRel, stat.size);
       const bytes = fs.readFileSync(target);
-      if (bytes.byteLength !== stat.size) budget.add(childRel, bytes.byteLength);
+      // Grown since the stat: refused by size like any other file.
+      if (bytes.byteLength > limits.maxFileBytes) budget.add(childRel, bytes.byteLength);
       files.push(fileOf(childRel, bytes, sha256, { path: walked }));
     }
   };
@@ -176,14 +177,17 @@ export function loadFolder(folder: string, prefix: string, limits: SkillLimits):
   if (!stat.isDirectory()) throw new RegistrationError(`server.skills(): ${folder} is not a folder`);
   if (fs.existsSync(path.join(folder, SKILL_FILE))) return { skills: [loadSkillFolder(folder, prefix, limits)], folders: [] };
   const skills: SkillDraft[] = [];
+  const real = fs.realpathSync(folder);
   for (const dirent of fs.readdirSync(folder, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
     if (dirent.name.startsWith('.')) continue;
     const child = path.join(folder, dirent.name);
     if (!fs.statSync(child).isDirectory() || !fs.existsSync(path.join(child, SKILL_FILE))) continue;
+    const target = fs.realpathSync(child);
+    if (!inside(real, target, path)) throw new RegistrationError(`server.skills(): ${child} is a link to ${target}, outside ${real}; register that folder itself if it should be served`);
     skills.push(loadSkillFolder(child, prefix, limits));
   }
   if (skills.length === 0) throw new RegistrationError(`server.skills(): ${folder} holds no skill (a folder with a ${SKILL_FILE}, itself or one level down)`);
-  return { skills, folders: [fs.realpathSync(folder)] };
+  return { skills, folders: [real] };
 }
 
 /** A skill given as files in memory; its name is its front matter's `name`. */

@@ -202,6 +202,13 @@ describe('server.skills() refuses at registration', () => {
     expect(server.resources.has('skill://a/references/ALIAS.md')).toBe(true);
   });
 
+  it('a skill folder that is a link out of the folder of skills', () => {
+    const outside = folder({ 'elsewhere/SKILL.md': skillMd('elsewhere') });
+    const dir = folder({ 'a/SKILL.md': skillMd('a') });
+    fs.symlinkSync(path.join(outside, 'elsewhere'), path.join(dir, 'elsewhere'));
+    expect(registrationError(() => serve(dir))).toMatch(/elsewhere is a link to .*elsewhere, outside/);
+  });
+
   it('paths out of a skill given in memory', () => {
     for (const rel of ['../x.md', 'a/../../x.md', '/etc/passwd', 'a//b', 'a\\b', './x']) {
       expect(registrationError(() => serve({ files: { 'SKILL.md': skillMd('m'), [rel]: 'x' } }))).toMatch(/is not a path inside the skill/);
