@@ -20,6 +20,10 @@ import { loadRequirementSet, readResults } from './conformance/results.mjs';
 import { portAcceptsConnections, spawnGroup, stopGroup, waitForPort } from './conformance/server.mjs';
 
 const REVISIONS = ['2025-11-25', '2026-07-28'];
+// Extension scenarios no requirement set lists (extensions are on no spec timeline): run one by
+// one at each revision's wire (--spec-version <rev> --force), under the same baseline rule. One
+// whose checks are all SKIPPED fails: it checked nothing (e.g. the demo stopped declaring skills).
+const EXTENSION_SCENARIOS = ['sep-2640-skills-directory', 'sep-2640-skills-enumeration', 'sep-2640-skills-manifest'];
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT_DIR = path.join(ROOT, '.conformance');
 const BASELINE_FILE = path.join(ROOT, 'conformance', 'expected-failures.yaml');
@@ -142,30 +146,39 @@ async function startServer(settings) {
   return { group, log };
 }
 
-/** One `conformance server --requirements <rev>` run, bounded by runTimeoutMs. */
+/** One suite CLI process in its own group, output appended to `log`; resolves when it exits. */
+async function runCli(args, log) {
+  const logFd = fs.openSync(log, 'a');
+  const group = spawnGroup([process.execPath, ...args], { cwd: ROOT, env: process.env, logFd });
+  fs.closeSync(logFd);
+  groups.add(group);
+  return { group, exited: group.exited.finally(() => stop(group)) };
+}
+
+/** `conformance server --requirements <rev>`, then each extension scenario at that wire, bounded by runTimeoutMs together. */
 async function runSuite(suite, revision, settings) {
   const outDir = path.join(OUT_DIR, revision);
   const log = path.join(OUT_DIR, `${revision}.log`);
   fs.rmSync(outDir, { recursive: true, force: true });
+  fs.writeFileSync(log, '');
   const major = Number(process.versions.node.split('.')[0]);
-  const args = [
-    ...(major < 22 ? ['--import', SHIM] : []), // Node 20: fs.globSync shim
-    suite.cli, 'server', '--url', settings.url, '--requirements', revision,
-    '-o', outDir, '--timeout', String(SCENARIO_TIMEOUT_MS),
-  ];
-  const logFd = fs.openSync(log, 'w');
+  const cli = [...(major < 22 ? ['--import', SHIM] : []), suite.cli, 'server', '--url', settings.url]; // Node 20: fs.globSync shim
+  const common = ['-o', outDir, '--timeout', String(SCENARIO_TIMEOUT_MS)];
   const started = Date.now();
-  const group = spawnGroup([process.execPath, ...args], { cwd: ROOT, env: process.env, logFd });
-  fs.closeSync(logFd);
-  groups.add(group);
   let timedOut = false;
+  let current;
   const timer = setTimeout(() => {
     timedOut = true;
-    void stopGroup(group);
+    if (current) void stopGroup(current.group);
   }, settings.runTimeoutMs);
-  const exit = await group.exited;
+  current = await runCli([...cli, '--requirements', revision, ...common], log);
+  const exit = await current.exited;
+  for (const scenario of EXTENSION_SCENARIOS) {
+    if (timedOut || interrupted) break;
+    current = await runCli([...cli, '--scenario', scenario, '--spec-version', revision, '--force', ...common], log);
+    await current.exited;
+  }
   clearTimeout(timer);
-  await stop(group); // anything the CLI left behind in its group
   const results = readResults(outDir);
   const ms = Date.now() - started;
   console.log(`conformance: ${revision}: ${results.size} scenarios in ${(ms / 1000).toFixed(1)} s (suite exit ${exit.code ?? exit.signal}; log ${rel(log)})`);
@@ -191,12 +204,12 @@ function crashReason(log, scenario) {
 /** Scenario rows for one revision, with their baseline status. */
 function evaluate(revision, set, results, baseline) {
   const listed = baseline.get(revision) ?? new Map();
-  return set.map(({ scenario, scored }) => {
+  return set.map(({ scenario, scored, extension }) => {
     const r = results.get(scenario);
-    const failing = !r || r.failed > 0;
+    const failing = !r || r.failed > 0 || (extension === true && r.passed === 0);
     const expected = listed.has(scenario);
     const status = failing && !expected ? 'NEW' : !failing && expected ? 'STALE' : failing ? 'expected' : '';
-    return { scenario, scored, failing, status, result: r };
+    return { scenario, scored, extension, failing, status, result: r };
   });
 }
 
@@ -205,7 +218,7 @@ function printTable(revision, rows) {
   for (const row of rows) {
     const r = row.result;
     const checks = r ? `${r.passed}/${r.failed}${r.warnings ? ` (${r.warnings} warn)` : ''}` : 'no results';
-    table.push([row.scenario, row.scored ? 'scored' : 'not_scored', row.failing ? 'FAIL' : 'PASS', checks, row.status]);
+    table.push([row.scenario, row.scored ? 'scored' : row.extension ? 'extension' : 'not_scored', row.failing ? 'FAIL' : 'PASS', checks, row.status]);
   }
   const widths = table[0].map((_, i) => Math.max(...table.map((t) => t[i].length)));
   console.log(`\n${revision}`);
@@ -233,7 +246,8 @@ async function main() {
   settings.url = `http://localhost:${settings.port}/mcp`; // host must be localhost for dns-rebinding-protection
   const baseline = readBaseline(settings.writeBaseline);
   const suite = findSuite();
-  const sets = new Map(REVISIONS.map((rev) => [rev, loadRequirementSet(suite.dir, rev)]));
+  const extensions = EXTENSION_SCENARIOS.map((scenario) => ({ scenario, scored: false, extension: true }));
+  const sets = new Map(REVISIONS.map((rev) => [rev, [...loadRequirementSet(suite.dir, rev), ...extensions]]));
   fs.mkdirSync(OUT_DIR, { recursive: true });
 
   const server = await startServer(settings);
@@ -279,6 +293,7 @@ async function main() {
         const details = row.result
           ? row.result.failures.map((c) => `    [${c.id}] ${oneLine(c.errorMessage || c.description)}`)
           : [`    no checks.json: ${crashReason(run.log, row.scenario) ?? 'crashed or timed out'} (see ${rel(run.log)})`];
+        if (row.result && row.result.failed === 0) details.push('    every check was SKIPPED: an extension scenario must check something');
         problems.push([`new failure: ${run.revision} ${row.scenario} (${row.scored ? 'scored' : 'not_scored'})`, ...details].join('\n'));
       } else if (row.status === 'STALE') {
         problems.push(`stale baseline entry: remove ${run.revision} ${row.scenario}`);

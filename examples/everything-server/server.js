@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { McpServer } from 'mcpkit';
 import { registerInputRequiredTools } from './input-required.js';
 import { registerChangeTriggers, registerPrompts, registerResources } from './resources-prompts.js';
@@ -22,5 +23,7 @@ export function createEverythingServer(options = {}) {
   registerResources(server);
   registerPrompts(server);
   registerTaskTools(server);
+  // One Agent Skill (SEP-2640): skill://server-tour/SKILL.md and its references/ folder.
+  server.skills(fileURLToPath(new URL('./skills', import.meta.url)), { directoryRead: true });
   return server;
 }

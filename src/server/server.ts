@@ -23,6 +23,10 @@ import { Authoring } from './authoring.js';
 import { ExtensionSet, type ExtensionOptions, type ExtensionSettings } from '../protocol/extensions.js';
 import { taskOptionsOf, TASKS_EXTENSION } from '../protocol/scopes/task-runtime.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
+import { SkillCatalog } from '../skills/catalog.js';
+import { SKILLS_EXTENSION } from '../skills/format/verify.js';
+import { checkOptions, type SkillSource, type SkillsOptions } from '../skills/options.js';
+import { RegistrationError } from '../registries/checks.js';
 
 /** The server's name, version and the rest of its `Implementation` (serverInfo) come first. */
 export interface McpServerConfig extends ProtocolOptions, Implementation {
@@ -85,6 +89,7 @@ export class McpServer extends Authoring implements ConnectionFactory {
   readonly #bus: NotificationBus;
   readonly #scope: ServerScope;
   #metadata: { key: number; value: McpServerMetadata } | undefined;
+  #skills: SkillCatalog | undefined;
   #started = false;
   readonly #release = (connection: McpProtocolHandler): void => {
     this.#connections.delete(connection);
@@ -186,6 +191,29 @@ export class McpServer extends Authoring implements ConnectionFactory {
    */
   extension(id: string, settings: ExtensionSettings = {}, options: ExtensionOptions = {}): this {
     this.#extensions.declare(id, settings, options);
+    return this;
+  }
+
+  /**
+   * Serves Agent Skills (SEP-2640, docs/skills.md): each skill folder (or skill in memory)
+   * becomes `skill://<prefix>/<name>/…` resources, listed with `skills/list` and `skills/get`
+   * (and browsable with `resources/directory/read` when `directoryRead`). A folder holding a
+   * SKILL.md is one skill; otherwise each sub-folder holding one is. Checked now: names, front
+   * matter, sizes, and no file from outside the folder.
+   */
+  skills(source: SkillSource | readonly SkillSource[], options?: SkillsOptions): this {
+    const checked = checkOptions(options);
+    const directoryRead = checked.options.directoryRead === true;
+    if (this.#skills !== undefined && checked.options.directoryRead !== undefined && this.#skills.directoryRead !== directoryRead) {
+      throw new RegistrationError(`server.skills(): directoryRead is one setting per server (the first server.skills() call set it to ${this.#skills.directoryRead}); pass the same value or leave it out`);
+    }
+    const catalog = this.#skills ?? new SkillCatalog(this.resources, directoryRead, this.logger);
+    catalog.add(Array.isArray(source) ? (source as readonly SkillSource[]) : [source as SkillSource], checked.options, checked.limits);
+    if (this.#skills === undefined) {
+      this.#skills = catalog;
+      this.#extensions.declare(SKILLS_EXTENSION, directoryRead ? { directoryRead: true } : {});
+      this.#scope.skills = catalog;
+    }
     return this;
   }
 
@@ -295,6 +323,7 @@ export class McpServer extends Authoring implements ConnectionFactory {
       connection.close('Server stopped');
     }));
     for (const connection of [...this.#connections]) connection.close('Server stopped');
+    this.#skills?.close();
     this.#started = false;
   }
 

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { fetchSkill } from '../../src/index.js';
 import { listeningUrl } from '../support/process.js';
 
 // Every runnable example is executed here, the way a user would run it.
@@ -86,6 +87,18 @@ describe('examples', () => {
       params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
     }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' });
     expect(discover).toMatchObject({ id: 1, result: { supportedVersions: ['2026-07-28'], resultType: 'complete' } });
+  });
+
+  it('skills serves its skill folder: skills/list, then the files, verified against the entry', async () => {
+    const url = await urlOf(run('examples/skills/server.js'));
+    const sessionHeaders = await session(url);
+    const list = (await post(url, { jsonrpc: '2.0', id: 1, method: 'skills/list', params: {} }, sessionHeaders)) as { result: { skills: { uri: string }[] } };
+    expect(list.result.skills.map((s) => s.uri)).toEqual(['skill://commit-messages/SKILL.md']);
+    let id = 2;
+    const read = async (uri: string) => ((await post(url, { jsonrpc: '2.0', id: id++, method: 'resources/read', params: { uri } }, sessionHeaders)) as { result: { contents: object[] } }).result;
+    const skill = await fetchSkill(read, list.result.skills[0]);
+    expect(skill.frontmatter).toMatchObject({ name: 'commit-messages', metadata: { owner: 'platform-team' } });
+    expect(await skill.readText('references/EXAMPLES.md')).toContain('Closes #412');
   });
 
   it('http-node serves structured output', async () => {

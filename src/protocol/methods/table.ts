@@ -5,6 +5,7 @@ import { cancelled, initialized, rootsListChanged } from './notifications.js';
 import { getPrompt, listPrompts } from './prompts.js';
 import { listResources, listTemplates, readResource } from './resources.js';
 import type { MethodEntry, RequestMethod } from './shared.js';
+import { getSkill, listSkills, readDirectory } from './skills.js';
 import { listen, subscribe, unsubscribe } from './subscriptions.js';
 import { callTool, listTools } from './tools.js';
 
@@ -28,6 +29,9 @@ const METHODS = [
   listResources,
   listTemplates,
   readResource,
+  readDirectory,
+  listSkills,
+  getSkill,
   subscribe,
   unsubscribe,
   listPrompts,

@@ -9,6 +9,7 @@ import { serverInfoOf, type McpServerMetadata } from '../wire/metadata.js';
 import type { Middleware } from '../request/middleware.js';
 import { DEFAULT_MAX_SUBSCRIPTION_BYTES, DEFAULT_MAX_SUBSCRIPTIONS, type SubscriptionLimits } from './subscription-set.js';
 import { TaskRuntime } from './task-runtime.js';
+import type { SkillsPort } from './skills-port.js';
 import { isLegacyVersion, MODERN_VERSIONS, SUPPORTED_VERSIONS, type ProtocolVersion } from '../wire/versions.js';
 
 interface CachedView {
@@ -40,6 +41,8 @@ export class ServerScope {
   readonly modernVersions: readonly string[];
   /** Most messages in one batch (`maxBatchSize`). */
   readonly maxBatchSize: number;
+  /** The skills extension's catalog, once `server.skills()` was called (skills/list, skills/get). */
+  skills: SkillsPort | undefined;
   readonly #metadata: () => McpServerMetadata;
   #views: Map<string, CachedView> | undefined;
   #serverInfoMeta: { metadata: McpServerMetadata; meta: Readonly<Record<string, unknown>> } | undefined;
