@@ -5,18 +5,18 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 
 /**
- * Server scenarios of one requirement set: [{ scenario, scored, reason? }],
+ * Scenarios of one requirement set for one leg (`server` or `client`): [{ scenario, scored, reason? }],
  * scored first, both in file order. `yaml` is a dependency of the conformance
  * package, so it is always resolvable from there.
  */
-export function loadRequirementSet(conformanceDir, revision) {
+export function loadRequirementSet(conformanceDir, revision, leg = 'server') {
   const requireFromSuite = createRequire(path.join(conformanceDir, 'package.json'));
   const YAML = requireFromSuite('yaml');
   const file = path.join(conformanceDir, 'requirements', `${revision}.yaml`);
   const doc = YAML.parse(fs.readFileSync(file, 'utf8'));
-  const scored = (doc.server ?? []).map((scenario) => ({ scenario: String(scenario), scored: true }));
+  const scored = (doc[leg] ?? []).map((scenario) => ({ scenario: String(scenario), scored: true }));
   const notScored = (doc.not_scored ?? [])
-    .filter((e) => e.leg === 'server')
+    .filter((e) => e.leg === leg)
     .map((e) => ({ scenario: String(e.scenario), scored: false, reason: e.reason }));
   return [...scored, ...notScored];
 }

@@ -1,0 +1,370 @@
+/**
+ * Streamable HTTP, client side, for both eras: every message is a POST whose
+ * answer is JSON or an SSE stream; a broken stream that named event ids is
+ * resumed with a GET carrying `Last-Event-ID` after the server's `retry`; a
+ * legacy session opens the standalone GET stream. When a server refuses the
+ * `initialize` POST (400, 404, 405), the 2024-11-05 HTTP+SSE transport is tried:
+ * a GET stream whose `endpoint` event names where to POST.
+ */
+import type { JsonRpcMessage } from '../jsonrpc/message.js';
+import { isPlainObject } from '../jsonrpc/message.js';
+import { McpTransportError } from './errors.js';
+import { SseParser } from './sse.js';
+import type { ClientTransport, OutboundInfo, TransportSink } from './transport.js';
+
+export type TokenProvider = string | (() => string | undefined | Promise<string | undefined>);
+
+export interface StreamableHttpOptions {
+  /** Sent on every request (after the protocol's own headers; routing headers win). */
+  headers?: Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
+  /** A bearer token, or a function asked before every request (the OAuth client plugs in here). */
+  token?: TokenProvider;
+  /** Default: the global `fetch`. */
+  fetch?: (input: string | URL, init: RequestInit) => Promise<Response>;
+  /** Largest JSON body or SSE event accepted (default 16 MiB). */
+  maxMessageBytes?: number;
+  /** Reconnection of a broken SSE stream: attempts (default 5) and the delay when the server named none (default 1000 ms). */
+  reconnect?: { maxAttempts?: number; delayMs?: number };
+  /** Try the 2024-11-05 HTTP+SSE transport when the server refuses the initialize POST (default true). */
+  legacySseFallback?: boolean;
+  /** Open the standalone GET stream of a legacy session (default true). */
+  openGetStream?: boolean;
+}
+
+const DEFAULT_MAX = 16 * 1024 * 1024;
+
+export class StreamableHttpTransport implements ClientTransport {
+  readonly url: URL;
+  #sink: TransportSink | undefined;
+  #sessionId: string | undefined;
+  #protocolVersion: string | undefined;
+  #closed = new AbortController();
+  #legacyEndpoint: URL | undefined;
+  #legacyStream: Promise<void> | undefined;
+  readonly #options: StreamableHttpOptions;
+  readonly #fetch: (input: string | URL, init: RequestInit) => Promise<Response>;
+  readonly #max: number;
+
+  constructor(url: string | URL, options: StreamableHttpOptions = {}) {
+    this.url = new URL(url);
+    this.#options = options;
+    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    this.#max = options.maxMessageBytes ?? DEFAULT_MAX;
+  }
+
+  /** The legacy session id the server assigned, if any. */
+  get sessionId(): string | undefined {
+    return this.#sessionId;
+  }
+
+  async start(sink: TransportSink): Promise<void> {
+    this.#sink = sink;
+  }
+
+  negotiated(protocolVersion: string): void {
+    this.#protocolVersion = protocolVersion;
+    if (this.#legacyEndpoint === undefined && this.#options.openGetStream !== false) void this.#getStream(undefined, undefined, 0);
+  }
+
+  async send(message: JsonRpcMessage, info: OutboundInfo = {}): Promise<void> {
+    if (this.#closed.signal.aborted) throw new McpTransportError('closed', 'The transport is closed');
+    if (this.#legacyEndpoint !== undefined) return this.#sendLegacySse(message);
+    const requestId = 'method' in message && 'id' in message ? message.id : undefined;
+    const headers = await this.#headers(info.protocolVersion ?? this.#protocolVersion, {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    });
+    Object.assign(headers, info.headers);
+    const signal = info.signal === undefined ? this.#closed.signal : AbortSignal.any([this.#closed.signal, info.signal]);
+    const response = await this.#request(this.url, { method: 'POST', headers, body: JSON.stringify(message), signal });
+    const session = response.headers.get('mcp-session-id');
+    if (session !== null) this.#sessionId = session;
+    const type = response.headers.get('content-type') ?? '';
+    if (response.ok) {
+      if (response.status === 202 || response.status === 204 || response.body === null) {
+        await response.body?.cancel().catch(() => undefined);
+        return;
+      }
+      if (type.includes('text/event-stream')) {
+        void this.#readStream(response, requestId, signal, 0);
+        return;
+      }
+      const text = await this.#text(response);
+      if (text.trim() === '') return;
+      this.#deliverJson(text, response.status);
+      return;
+    }
+    const text = await this.#text(response).catch(() => '');
+    const wwwAuthenticate = response.headers.get('www-authenticate') ?? undefined;
+    if (response.status === 401 || response.status === 403) {
+      throw new McpTransportError('unauthorized', `HTTP ${response.status} from ${this.url.href}${describeBody(text)}${wwwAuthenticate ? ` (WWW-Authenticate: ${wwwAuthenticate})` : ''}`, { status: response.status, ...(wwwAuthenticate === undefined ? {} : { wwwAuthenticate }) });
+    }
+    // A JSON-RPC answer for this request (e.g. 400 with -32022, 404 with -32601 on 2026-07-28): the request's own error.
+    if (requestId !== undefined && type.includes('json') && this.#deliverAnswerFor(text, requestId)) return;
+    if ('method' in message && message.method === 'initialize' && [400, 404, 405].includes(response.status) && this.#options.legacySseFallback !== false) {
+      await this.#openLegacySse(headers);
+      return this.#sendLegacySse(message);
+    }
+    if (response.status === 404 && headers['mcp-session-id'] !== undefined) {
+      this.#sessionId = undefined;
+      throw new McpTransportError('session_expired', `The server no longer knows session ${headers['mcp-session-id']} (HTTP 404)${describeBody(text)}`, { status: 404 });
+    }
+    throw new McpTransportError('http', `HTTP ${response.status} ${response.statusText} from ${this.url.href}${describeBody(text)}`, { status: response.status });
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed.signal.aborted) return;
+    this.#closed.abort();
+    const session = this.#sessionId;
+    this.#sessionId = undefined;
+    if (session !== undefined && this.#legacyEndpoint === undefined) {
+      // Best effort: the server expires the session anyway.
+      const headers = await this.#headers(this.#protocolVersion, { 'mcp-session-id': session }).catch(() => ({}));
+      await this.#fetch(this.url, { method: 'DELETE', headers, signal: AbortSignal.timeout(2000) })
+        .then((r) => r.body?.cancel())
+        .catch(() => undefined);
+    }
+    this.#sink?.closed();
+  }
+
+  async #headers(protocolVersion: string | undefined, base: Record<string, string>): Promise<Record<string, string>> {
+    const custom = typeof this.#options.headers === 'function' ? await this.#options.headers() : this.#options.headers;
+    const headers: Record<string, string> = { ...custom, ...base };
+    if (protocolVersion !== undefined) headers['mcp-protocol-version'] = protocolVersion;
+    if (this.#sessionId !== undefined) headers['mcp-session-id'] = this.#sessionId;
+    const token = typeof this.#options.token === 'function' ? await this.#options.token() : this.#options.token;
+    if (token !== undefined && token !== '') headers['authorization'] = `Bearer ${token}`;
+    return headers;
+  }
+
+  async #request(url: URL, init: RequestInit): Promise<Response> {
+    try {
+      return await this.#fetch(url, init);
+    } catch (error) {
+      if (init.signal?.aborted === true) throw new McpTransportError(this.#closed.signal.aborted ? 'closed' : 'aborted', 'The request was aborted', { cause: error });
+      const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
+      throw new McpTransportError('unreachable', `Cannot reach ${url.href}: ${cause}`, { cause: error });
+    }
+  }
+
+  /** A body, at most `maxMessageBytes`. */
+  async #text(response: Response): Promise<string> {
+    const length = Number(response.headers.get('content-length') ?? NaN);
+    if (length > this.#max) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new McpTransportError('protocol', `The server's answer is ${length} bytes, more than maxMessageBytes (${this.#max})`);
+    }
+    if (response.body === null) return '';
+    const decoder = new TextDecoder();
+    let text = '';
+    let bytes = 0;
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      bytes += chunk.byteLength;
+      if (bytes > this.#max) throw new McpTransportError('protocol', `The server's answer is longer than maxMessageBytes (${this.#max})`);
+      text += decoder.decode(chunk, { stream: true });
+    }
+    return text + decoder.decode();
+  }
+
+  #deliverJson(text: string, status: number): void {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new McpTransportError('protocol', `${this.url.href} answered HTTP ${status} with a body that is not JSON: ${JSON.stringify(text.slice(0, 200))}`, { status });
+    }
+    for (const message of Array.isArray(parsed) ? parsed : [parsed]) this.#sink?.message(message);
+  }
+
+  /** Delivers an error body that answers `id`; false when it does not. */
+  #deliverAnswerFor(text: string, id: unknown): boolean {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return false;
+    }
+    if (!isPlainObject(parsed) || parsed['id'] !== id || !isPlainObject(parsed['error'])) return false;
+    this.#sink?.message(parsed);
+    return true;
+  }
+
+  /**
+   * Reads one SSE response. When it ends before the answer to `requestId` and
+   * the server named an event id, resumes with GET + Last-Event-ID.
+   */
+  async #readStream(response: Response, requestId: unknown, signal: AbortSignal, attempt: number): Promise<void> {
+    let lastId: string | undefined;
+    let retryMs: number | undefined;
+    let answered = false;
+    const parser = new SseParser(
+      {
+        event: (event) => {
+          if (event.event !== 'message' || event.data === '') return;
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(event.data);
+          } catch {
+            this.#sink?.message({ invalid: event.data.slice(0, 200) });
+            return;
+          }
+          for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
+            if (requestId !== undefined && isPlainObject(message) && message['id'] === requestId && !('method' in message)) answered = true;
+            this.#sink?.message(message);
+          }
+        },
+        id: (id) => (lastId = id),
+        retry: (ms) => (retryMs = ms),
+      },
+      this.#max,
+    );
+    let failure: Error | undefined;
+    try {
+      const decoder = new TextDecoder();
+      // Leaving the loop cancels the body: once the answer is in, the stream is done with.
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        parser.push(decoder.decode(chunk, { stream: true }));
+        if (answered) break;
+      }
+    } catch (error) {
+      failure = error instanceof Error ? error : new Error(String(error));
+    }
+    if (answered || signal.aborted || requestId === undefined) {
+      if (requestId === undefined && !signal.aborted && !this.#closed.signal.aborted) {
+        // The standalone GET stream ended: reconnect it (the server may close it at will).
+        void this.#getStream(lastId, retryMs, attempt + 1);
+      }
+      return;
+    }
+    const maxAttempts = this.#options.reconnect?.maxAttempts ?? 5;
+    if (lastId === undefined || attempt >= maxAttempts) {
+      const why = failure instanceof RangeError ? failure.message : lastId === undefined ? 'the response stream ended before the answer, and named no event id to resume from' : `the response stream broke ${attempt + 1} times`;
+      this.#sink?.message({ jsonrpc: '2.0', id: requestId, error: { code: -32603, message: `Transport: ${why}` }, transportFailure: true });
+      return;
+    }
+    await this.#resume(requestId, lastId, retryMs, attempt + 1, signal);
+  }
+
+  async #resume(requestId: unknown, lastId: string, retryMs: number | undefined, attempt: number, signal: AbortSignal): Promise<void> {
+    await delay(retryMs ?? this.#options.reconnect?.delayMs ?? 1000, signal);
+    if (signal.aborted) return;
+    try {
+      const headers = await this.#headers(this.#protocolVersion, { accept: 'text/event-stream', 'last-event-id': lastId });
+      const response = await this.#request(this.url, { method: 'GET', headers, signal });
+      if (!response.ok || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+        await response.body?.cancel().catch(() => undefined);
+        throw new McpTransportError('http', `resuming the stream answered HTTP ${response.status}`, { status: response.status });
+      }
+      await this.#readStream(response, requestId, signal, attempt);
+    } catch (error) {
+      if (signal.aborted) return;
+      this.#sink?.message({ jsonrpc: '2.0', id: requestId, error: { code: -32603, message: `Transport: ${(error as Error).message}` }, transportFailure: true });
+    }
+  }
+
+  /** The standalone GET stream of a legacy session: server requests and notifications outside any request. */
+  async #getStream(lastId: string | undefined, retryMs: number | undefined, attempt: number): Promise<void> {
+    const signal = this.#closed.signal;
+    if (attempt > 0) await delay(retryMs ?? this.#options.reconnect?.delayMs ?? 1000, signal);
+    if (signal.aborted || attempt > (this.#options.reconnect?.maxAttempts ?? 5) * 20) return;
+    try {
+      const base: Record<string, string> = { accept: 'text/event-stream' };
+      if (lastId !== undefined) base['last-event-id'] = lastId;
+      const response = await this.#request(this.url, { method: 'GET', headers: await this.#headers(this.#protocolVersion, base), signal });
+      if (!response.ok || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+        // 405: the server offers no standalone stream; anything else: not retried either.
+        await response.body?.cancel().catch(() => undefined);
+        return;
+      }
+      await this.#readStream(response, undefined, signal, attempt);
+    } catch {
+      // Unreachable now: the next request will say so.
+    }
+  }
+
+  async #openLegacySse(postHeaders: Record<string, string>): Promise<void> {
+    const headers: Record<string, string> = { ...postHeaders, accept: 'text/event-stream' };
+    delete headers['content-type'];
+    delete headers['mcp-protocol-version'];
+    const response = await this.#request(this.url, { method: 'GET', headers, signal: this.#closed.signal });
+    if (!response.ok || !(response.headers.get('content-type') ?? '').includes('text/event-stream') || response.body === null) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new McpTransportError('http', `${this.url.href} refused the initialize POST and offers no HTTP+SSE stream either (GET answered HTTP ${response.status})`, { status: response.status });
+    }
+    let resolveEndpoint!: (url: URL) => void;
+    let rejectEndpoint!: (error: Error) => void;
+    const endpoint = new Promise<URL>((resolve, reject) => ((resolveEndpoint = resolve), (rejectEndpoint = reject)));
+    const parser = new SseParser(
+      {
+        event: (event) => {
+          if (event.event === 'endpoint') {
+            try {
+              const url = new URL(event.data.trim(), this.url);
+              if (url.origin !== this.url.origin) throw new Error(`the endpoint ${url.href} is on another origin`);
+              resolveEndpoint(url);
+            } catch (error) {
+              rejectEndpoint(new McpTransportError('protocol', `Bad HTTP+SSE endpoint event: ${(error as Error).message}`));
+            }
+            return;
+          }
+          try {
+            this.#sink?.message(JSON.parse(event.data));
+          } catch {
+            this.#sink?.message({ invalid: event.data.slice(0, 200) });
+          }
+        },
+      },
+      this.#max,
+    );
+    this.#legacyStream = (async () => {
+      const decoder = new TextDecoder();
+      try {
+        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) parser.push(decoder.decode(chunk, { stream: true }));
+        rejectEndpoint(new McpTransportError('protocol', 'The HTTP+SSE stream ended before naming its endpoint'));
+        if (!this.#closed.signal.aborted) this.#sink?.closed(new McpTransportError('unreachable', 'The HTTP+SSE stream ended'));
+      } catch (error) {
+        rejectEndpoint(new McpTransportError('unreachable', `The HTTP+SSE stream broke: ${(error as Error).message}`));
+        if (!this.#closed.signal.aborted) this.#sink?.closed(new McpTransportError('unreachable', `The HTTP+SSE stream broke: ${(error as Error).message}`));
+      }
+    })();
+    this.#legacyEndpoint = await endpoint;
+  }
+
+  async #sendLegacySse(message: JsonRpcMessage): Promise<void> {
+    const headers = await this.#headers(undefined, { 'content-type': 'application/json' });
+    delete headers['mcp-session-id'];
+    const response = await this.#request(this.#legacyEndpoint!, { method: 'POST', headers, body: JSON.stringify(message), signal: this.#closed.signal });
+    const text = await this.#text(response).catch(() => '');
+    if (!response.ok) throw new McpTransportError(response.status === 401 || response.status === 403 ? 'unauthorized' : 'http', `HTTP ${response.status} from ${this.#legacyEndpoint!.href}${describeBody(text)}`, { status: response.status });
+  }
+
+  /** @internal For tests: the HTTP+SSE stream in use (2024-11-05 fallback). */
+  get usesLegacySse(): boolean {
+    return this.#legacyStream !== undefined;
+  }
+}
+
+function describeBody(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed === '') return '';
+  try {
+    const parsed: unknown = JSON.parse(trimmed);
+    if (isPlainObject(parsed) && isPlainObject(parsed['error']) && typeof parsed['error']['message'] === 'string') return `: ${parsed['error']['message']}`;
+  } catch {
+    // not JSON: shown as text
+  }
+  return `: ${trimmed.slice(0, 300)}`;
+}
+
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, Math.min(ms, 60_000));
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

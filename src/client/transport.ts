@@ -1,0 +1,28 @@
+/** What the client asks of a transport: move JSON-RPC messages, report when the peer is gone. */
+import type { JsonRpcMessage } from '../jsonrpc/message.js';
+
+export interface TransportSink {
+  /** A message from the server (any shape: the client checks it). */
+  message(message: unknown): void;
+  /** The transport closed; `error` says why when it was not asked to. */
+  closed(error?: Error): void;
+}
+
+/** Per-message facts an HTTP transport turns into headers or stream handling. */
+export interface OutboundInfo {
+  /** `MCP-Protocol-Version` (HTTP). */
+  protocolVersion?: string | undefined;
+  /** Routing headers (2026-07-28: `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`). */
+  headers?: Record<string, string> | undefined;
+  /** Aborting ends this message's response stream (2026-07-28 cancellation over HTTP). */
+  signal?: AbortSignal | undefined;
+}
+
+export interface ClientTransport {
+  start(sink: TransportSink): Promise<void>;
+  /** Sends one message; rejects with `McpTransportError` when it cannot be delivered. */
+  send(message: JsonRpcMessage, info?: OutboundInfo): Promise<void>;
+  /** The legacy handshake finished: HTTP opens its GET stream here. */
+  negotiated?(protocolVersion: string): void;
+  close(): Promise<void>;
+}
