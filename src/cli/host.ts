@@ -59,7 +59,17 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
+main().catch(async (error: unknown) => {
+  // A SyntaxError from import() names no file; its stack is Node's loader. Find the file and line.
+  if (error instanceof SyntaxError || (error as { code?: unknown } | null)?.code === 'ERR_INVALID_TYPESCRIPT_SYNTAX') {
+    const { locateSyntaxError } = await import('./syntax-location.js');
+    const entry = process.argv[2];
+    const report = entry === undefined ? undefined : locateSyntaxError(entry);
+    if (report !== undefined) {
+      console.error(report);
+      process.exit(5);
+    }
+  }
   console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
   process.exit(5);
 });

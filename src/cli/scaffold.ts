@@ -1,4 +1,5 @@
 /** The files `mcpkit init` writes: a small TypeScript server project. */
+import { typeStripping } from './target.js';
 
 export interface ScaffoldOptions {
   name: string;
@@ -6,22 +7,26 @@ export interface ScaffoldOptions {
   mcpkit: string;
   /** mcpkit's own devDependencies, for the versions of zod, TypeScript and @types/node it is tested with. */
   devDependencies: Record<string, string>;
+  /** The Node the project is made on: without type stripping (Node 20) its scripts run the compiled dist/. */
+  nodeVersion?: string;
 }
 
 const caret = (version: string | undefined, fallback: string): string => (version ? `^${version.replace(/^[\^~]/, '')}` : fallback);
 
-export function projectFiles({ name, mcpkit, devDependencies }: ScaffoldOptions): Record<string, string> {
+export function projectFiles({ name, mcpkit, devDependencies, nodeVersion = process.versions.node }: ScaffoldOptions): Record<string, string> {
+  const runsTs = typeStripping(nodeVersion) !== false;
+  // A Node without type stripping exits 5 on `mcpkit dev src/server.ts`: serve the compiled file, which
+  // `npm run watch` keeps current (mcpkit dev reloads on each change tsc writes).
+  const entry = runsTs ? 'src/server.ts' : 'dist/server.js';
+  const scripts = runsTs
+    ? { build: 'tsc', dev: 'mcpkit dev src/server.ts', start: 'node dist/stdio.js', test: 'tsc && node --test dist/*.test.js' }
+    : { build: 'tsc', dev: 'tsc && mcpkit dev dist/server.js', watch: 'tsc --watch --preserveWatchOutput', start: 'node dist/stdio.js', test: 'tsc && node --test dist/*.test.js' };
   const pkg = {
     name,
     version: '0.1.0',
     private: true,
     type: 'module',
-    scripts: {
-      build: 'tsc',
-      dev: 'mcpkit dev src/server.ts',
-      start: 'node dist/stdio.js',
-      test: 'tsc && node --test dist/*.test.js',
-    },
+    scripts,
     engines: { node: '^20.19.0 || >=22.12.0' },
     dependencies: { mcpkit, zod: caret(devDependencies['zod'], '^4.2.0') },
     devDependencies: {
@@ -93,14 +98,19 @@ An MCP server built with [mcpkit](https://www.npmjs.com/package/mcpkit).
 
 \`\`\`bash
 npm test                                   # compile, then run src/server.test.ts
-npm run dev                                # HTTP on http://127.0.0.1:3000/mcp, reload on change
-npx mcpkit call src/server.ts greet name=Ada
-npx mcpkit config claude-desktop src/server.ts
+npm run dev                                # HTTP on http://127.0.0.1:3000/mcp, reload on change${runsTs ? '' : `
+npm run watch                              # in another terminal: recompiles dist/ on each save`}
+npx mcpkit call ${entry} greet name=Ada
+npx mcpkit config claude-desktop ${entry}
 \`\`\`
 
-\`npm run dev\` and the \`.ts\` paths need Node ≥ 22.6 (type stripping). On Node 20, build first
+${runsTs
+  ? `\`npm run dev\` and the \`.ts\` paths need Node ≥ 22.6 (type stripping). On Node 20, build first
 (\`npm run build\`) and use \`dist/server.js\` instead, e.g. \`npx mcpkit dev dist/server.js\` with
-\`npx tsc --watch\` in another terminal.
+\`npx tsc --watch\` in another terminal.`
+  : `This project was made on Node ${nodeVersion}, which cannot run \`.ts\` files, so its commands use the
+compiled \`dist/server.js\`: \`npm run dev\` compiles once and serves it, \`npm run watch\` recompiles on each
+save and \`mcpkit dev\` reloads. On Node ≥ 22.6 \`npx mcpkit dev src/server.ts\` runs the source directly.`}
 
 Clients that spawn the server over stdio run \`node dist/stdio.js\` (after \`npm run build\`). On
 stdio, stdout carries the protocol: never write to \`process.stdout\`; log with \`console.error\`.

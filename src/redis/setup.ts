@@ -2,7 +2,7 @@
  * One call that makes an instance one of several on a Redis: the options for
  * `new McpServer()` (`server`) and for the HTTP server (`http`).
  *
- *   const state = await createRedisState({ client, stateKeys: [process.env.MCP_STATE_KEY!] });
+ *   const state = await createRedisState({ client, stateKeys: [process.env.MCPKIT_STATE_SECRET!] });
  *   const server = new McpServer({ name: 'app', version: '1.0.0', ...state.server });
  *   await listen(server, { port: 3000, ...state.http });
  */
@@ -53,12 +53,31 @@ export interface RedisState {
 const REDIS_STATE_KEYS = keysOf<RedisStateOptions>({ client: true, stateKeys: true, instanceId: true, sessionIdleTimeoutMs: true, tasks: true, instanceTtlMs: true, events: true, prefix: true, commandTimeoutMs: true, retryAfterSeconds: true, onError: true });
 const TASKS_KEYS = keysOf<NonNullable<RedisStateOptions['tasks']>>({ leaseMs: true, renewEveryMs: true, ttlMs: true, pollIntervalMs: true, maxTasks: true, maxTasksPerOwner: true, maxBytes: true, maxBytesPerOwner: true, maxTaskBytes: true });
 const EVENTS_KEYS = keysOf<NonNullable<RedisStateOptions['events']>>({ idleTtlMs: true, maxBytesPerStream: true, maxBytesPerOwner: true, maxBytesPerClient: true, maxBytes: true, maxEventsPerStream: true, maxEvents: true });
+/** The environment variable docs/scaling.md reads the shared key from. */
+const STATE_KEY_VARIABLE = 'MCPKIT_STATE_SECRET';
+
+/**
+ * A key read from an unset variable (`process.env.X!`) arrives as undefined or '': say that
+ * it is missing and where the docs get it, before the generic type check does.
+ */
+function checkKeysPresent(stateKeys: readonly StateKey[]): void {
+  if (!Array.isArray(stateKeys)) throw new TypeError(`createRedisState: stateKeys must be an array of keys (got ${typeof stateKeys}), e.g. [process.env.${STATE_KEY_VARIABLE}]`);
+  stateKeys.forEach((key: StateKey | undefined | null, index) => {
+    if (key === undefined || key === null || key === '') {
+      throw new TypeError(
+        `createRedisState: stateKeys[${index}] is missing (${key === '' ? 'an empty string' : String(key)}): is its environment variable set? ` +
+          `The docs read the key from ${STATE_KEY_VARIABLE}: give every instance the same secret of at least 32 bytes (e.g. openssl rand -base64 32).`,
+      );
+    }
+  });
+}
 
 export async function createRedisState(options: RedisStateOptions): Promise<RedisState> {
   refuseUnknownKeys(options, REDIS_STATE_KEYS, 'createRedisState() options');
   refuseUnknownKeys(options?.tasks, TASKS_KEYS, 'the tasks option of createRedisState()');
   refuseUnknownKeys(options?.events, EVENTS_KEYS, 'the events option of createRedisState()');
   const { client, stateKeys, instanceId, sessionIdleTimeoutMs, tasks, instanceTtlMs, events, ...storeOptions } = options;
+  checkKeysPresent(stateKeys);
   validateStateKeys(stateKeys);
   // One subscriber connection for the bus, the cluster channel, the task channel and the followers of the event log.
   const subscriber = new RedisSubscriber(client, storeOptions);

@@ -1,5 +1,5 @@
 /** `mcpkit config`: each client's configuration, printed or merged into its file after a diff. */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, mcpkit, tempDir } from './support.js';
@@ -46,6 +46,46 @@ describe('mcpkit config', () => {
     expect(json).toEqual({ servers: { demo: { type: 'http', url: 'http://127.0.0.1:3000/mcp' } } });
     const link = stderr.match(/vscode:mcp\/install\?(\S+)/)![1]!;
     expect(JSON.parse(decodeURIComponent(link))).toEqual({ name: 'demo', type: 'http', url: 'http://127.0.0.1:3000/mcp' });
+  });
+
+  it('--env KEY=VALUE (repeatable) goes into the entry the client starts, and into claude mcp add as -e', async () => {
+    const desktop = await printed(['claude-desktop', SERVER, '--env', 'API_KEY=a b', '--env', 'EMPTY=']);
+    expect(desktop.json).toEqual({ mcpServers: { mcpkit: { ...devStdio, env: { API_KEY: 'a b', EMPTY: '' } } } });
+    const code = await printed(['claude-code', SERVER, '--env', 'REGION=eu=1']);
+    expect(code.json.mcpServers.mcpkit.env).toEqual({ REGION: 'eu=1' });
+    expect(code.stderr).toContain(`claude mcp add mcpkit -e REGION=eu=1 -- node ${BIN} dev --stdio ${SERVER}`);
+    expect((await printed(['vscode', 'demo', '--env', 'A=1'])).json.servers['mcpkit-demo']).toEqual({ type: 'stdio', command: 'node', args: [BIN, 'demo', '--stdio'], env: { A: '1' } });
+    for (const [args, message] of [
+      [['claude-desktop', SERVER, '--env', 'NOEQUALS'], '--env NOEQUALS: expected KEY=VALUE'],
+      [['claude-desktop', SERVER, '--env', '1X=2'], '--env 1X=2: expected KEY=VALUE'],
+      [['cursor', 'http://127.0.0.1:3000/mcp', '--env', 'A=1'], '--env sets the environment of a server the client starts'],
+    ] as const) {
+      const refused = await mcpkit(['config', ...args], { cwd: temp.dir });
+      expect(refused.stderr).toContain(message);
+      expect(refused.code).toBe(2);
+    }
+  });
+
+  it('production forms: --prod runs the built entry with node, npm:PACKAGE runs a published server with npx', async () => {
+    const built = join(temp.dir, 'weather', 'dist', 'stdio.js');
+    mkdirSync(join(temp.dir, 'weather', 'dist'), { recursive: true });
+    writeFileSync(built, '');
+    writeFileSync(join(temp.dir, 'weather', 'package.json'), JSON.stringify({ name: '@me/weather' }));
+    expect((await printed(['claude-desktop', built, '--prod', '--env', 'K=v'])).json).toEqual({ mcpServers: { weather: { command: 'node', args: [built], env: { K: 'v' } } } });
+    expect((await printed(['cursor', 'npm:@acme/notes-server@1.2.0'])).json).toEqual({ mcpServers: { 'notes-server': { command: 'npx', args: ['-y', '@acme/notes-server@1.2.0'] } } });
+    expect((await printed(['claude-code', 'npm:notes'])).stderr).toContain('claude mcp add notes -- npx -y notes');
+    const ts = join(temp.dir, 'server.ts');
+    writeFileSync(ts, '');
+    for (const [args, message] of [
+      [['claude-desktop', ts, '--prod'], 'is TypeScript; build it (npm run build) and pass the .js file'],
+      [['claude-desktop', 'npm:not a name'], 'npm:not a name: not a package name'],
+      [['claude-desktop', 'npm:x', '--prod'], '--prod goes with an entry file'],
+      [['claude-desktop', 'http://127.0.0.1:1/mcp', '--prod'], '--prod goes with an entry file'],
+    ] as const) {
+      const refused = await mcpkit(['config', ...args], { cwd: temp.dir });
+      expect(refused.stderr).toContain(message);
+      expect(refused.code).toBe(2);
+    }
   });
 
   it('--write merges into the existing file after showing the diff, and a second run changes nothing', async () => {

@@ -136,3 +136,23 @@ describe('mcpkit dev (HTTP)', () => {
   });
 });
 
+
+describe('mcpkit dev: a syntax error', () => {
+  it('on reload names file:line:column and shows the offending line, not the loader internals; the previous version keeps serving', async () => {
+    const dir = join(temp.dir, 'syntax');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'helper.mjs'), "export const greeting = 'v1';\n");
+    const entry = writeServer(dir, 'v1', "import { greeting } from './helper.mjs';\nvoid greeting;");
+    const port = await freePort();
+    const dev = startMcpkit(['dev', entry, '--port', String(port)]);
+    await dev.waitForStderr(/serving .* on http/);
+    const call = async () => textOf(JSON.parse((await mcpkit(['call', `http://127.0.0.1:${port}/mcp`, 'version'])).stdout));
+    expect(await call()).toBe('v1');
+    writeFileSync(join(dir, 'helper.mjs'), "export const greeting = 'v1';\nconst broken = greeting greeting;\n");
+    await eventually(() => dev.stderr().includes('keeps serving'));
+    expect(dev.stderr()).toContain("helper.mjs:2:25: SyntaxError: Unexpected identifier 'greeting'\n  const broken = greeting greeting;\n");
+    expect(dev.stderr()).not.toContain('node:internal');
+    expect(dev.stderr()).toContain('the previous version keeps serving');
+    expect(await call()).toBe('v1');
+  });
+});

@@ -4,8 +4,8 @@
  * README's example type-checked as TypeScript and run as ESM and as CommonJS,
  * and the `mcpkit` bin run from node_modules/.bin.
  */
-import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INITIALIZE, INITIALIZED, ROOT, killAll, ndjson, parseLines, run, tempDir } from './support.js';
@@ -14,6 +14,27 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const temp = tempDir('pack');
 const project = join(temp.dir, 'consumer');
 let files: string[] = [];
+let installOutput = '';
+
+/** Bytes of every file under `dir` (what `du --apparent-size` counts). */
+function bytesUnder(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    total += entry.isDirectory() ? bytesUnder(path) : statSync(path).size;
+  }
+  return total;
+}
+
+/** The folders of an installed package and of everything it depends on, in `project`'s node_modules. */
+function installedTree(name: string, seen = new Set<string>()): Set<string> {
+  const dir = join(project, 'node_modules', name);
+  if (seen.has(dir) || !existsSync(dir)) return seen;
+  seen.add(dir);
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  for (const dep of Object.keys(manifest.dependencies ?? {})) installedTree(dep, seen);
+  return seen;
+}
 
 /** The README's first TypeScript block that builds a server. */
 function readmeExample(): string {
@@ -48,7 +69,9 @@ beforeAll(() => {
   execFileSync('mkdir', [project]);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
   const tarball = join(temp.dir, packed[0].filename);
-  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, `zod@${pkg.devDependencies.zod}`, `@types/node@${pkg.devDependencies['@types/node']}`], { cwd: project, stdio: 'pipe' });
+  const install = spawnSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, `zod@${pkg.devDependencies.zod}`, `@types/node@${pkg.devDependencies['@types/node']}`], { cwd: project, encoding: 'utf8' });
+  installOutput = install.stdout + install.stderr;
+  if (install.status !== 0) throw new Error(`npm install of the tarball failed:\n${installOutput}`);
 }, 120_000);
 
 afterAll(async () => {
@@ -62,6 +85,32 @@ describe('the packed tarball', () => {
       expect(files).toContain(f);
     }
     expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/') || f.endsWith('.map') || /\.test\./.test(f) || (f.endsWith('.ts') && !f.endsWith('.d.ts')))).toEqual([]);
+  });
+
+  it('names its repository, homepage and issue tracker, and has no install script (npm warns on each install of one)', () => {
+    const manifest = JSON.parse(readFileSync(join(project, 'node_modules', 'mcpkit', 'package.json'), 'utf8'));
+    expect(manifest.repository).toEqual({ type: 'git', url: expect.stringMatching(/^git\+https:\/\/github\.com\/[\w-]+\/[\w-]+\.git$/) });
+    expect(manifest.homepage).toMatch(/^https:\/\/github\.com\//);
+    expect(manifest.bugs.url).toMatch(/^https:\/\/github\.com\/.*\/issues$/);
+    for (const script of ['preinstall', 'install', 'postinstall', 'prepare']) expect(manifest.scripts?.[script]).toBeUndefined();
+    expect(installOutput).not.toContain('install-scripts');
+  });
+
+  it("the README's links work from node_modules/mcpkit and npm's page: absolute, and each names a file of this repository", () => {
+    const readme = readFileSync(join(project, 'node_modules', 'mcpkit', 'README.md'), 'utf8');
+    const targets = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
+    expect(targets.filter((t) => !/^(https?:|mailto:|#)/.test(t))).toEqual([]);
+    const base = `${pkg.homepage.replace(/#.*$/, '')}/blob/main/`;
+    const ours = targets.filter((t) => t.startsWith(base));
+    expect(ours.length).toBeGreaterThan(20);
+    for (const target of ours) expect(existsSync(join(ROOT, target.slice(base.length).replace(/#.*$/, '')))).toBe(true);
+  });
+
+  it("the README's installed size is what installing the tarball takes (mcpkit and its dependencies)", () => {
+    const bytes = [...installedTree('mcpkit')].reduce((sum, dir) => sum + bytesUnder(dir), 0);
+    const claimed = /([\d.]+) MB\s+installed with it/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+    expect(claimed, 'README.md says "<n> MB installed with it"').not.toBeNull();
+    expect(`${(bytes / 1e6).toFixed(1)} MB`).toBe(`${claimed![1]} MB`);
   });
 
   it('the README example type-checks as TypeScript against the installed types', async () => {

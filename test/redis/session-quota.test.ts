@@ -46,6 +46,23 @@ async function initialize(on: number): Promise<Response> {
   });
 }
 
+describe('createRedisState: a missing key', () => {
+  it('says the key is missing and which environment variable the docs read it from, before it touches Redis', async () => {
+    const client = createClient({ url: redis.url });
+    client.on('error', () => undefined);
+    await client.connect();
+    try {
+      const missing = (key: string | undefined) => createRedisState({ client, prefix: freshPrefix(), stateKeys: [KEY, key as string] });
+      await expect(missing(undefined)).rejects.toThrow(
+        'createRedisState: stateKeys[1] is missing (undefined): is its environment variable set? The docs read the key from MCPKIT_STATE_SECRET: give every instance the same secret of at least 32 bytes (e.g. openssl rand -base64 32).',
+      );
+      await expect(missing('')).rejects.toThrow('createRedisState: stateKeys[1] is missing (an empty string): is its environment variable set?');
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe('maxSessionsPerClient across instances on Redis', () => {
   it('refuses a third session on either instance once the client holds two, and admits one again after a DELETE elsewhere', async () => {
     const first = await initialize(0);

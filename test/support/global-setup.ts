@@ -5,42 +5,24 @@
  * possible (root on Debian); otherwise test/support/redis.ts fails with the command.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { buildIfStale, staleReason } from '../../scripts/build-if-stale.mjs';
 import { findRedisServer } from './redis.js';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-
-function newestMtime(dir: string, accept: (name: string) => boolean): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(path, accept));
-    else if (accept(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
 
 /** True when dist is missing, is not the bundled build, or some non-test source file (or the bundler script) changed after the last build. */
 export function distIsStale(): boolean {
-  const dist = join(root, 'dist');
-  // No shared chunk: a plain tsc output, not `npm run build`'s bundle.
-  if (!existsSync(join(dist, 'index.js')) || !existsSync(join(dist, 'chunks'))) return true;
-  const source = Math.max(
-    newestMtime(join(root, 'src'), (name) => name.endsWith('.ts') && !name.endsWith('.test.ts')),
-    statSync(join(root, 'scripts', 'bundle.mjs')).mtimeMs,
-  );
-  // tsc rewrites every output on each build, so the entry point's mtime is the build time.
-  const built = statSync(join(dist, 'index.js')).mtimeMs;
-  return source > built;
+  return staleReason() !== undefined;
 }
 
 /** Installs redis-server with apt-get when it is missing and this is root on a Debian-based machine. */
 export function ensureRedisServer(): void {
   if (findRedisServer() !== undefined) return;
+  if (process.env['MCPKIT_TEST_NO_INSTALL'] === '1') return;
   if (process.getuid?.() !== 0 || !existsSync('/etc/debian_version') || !existsSync('/usr/bin/apt-get')) return;
-  process.stderr.write('redis-server is missing: installing it with apt-get (the Redis tests need it)\n');
+  process.stderr.write(
+    'mcpkit tests: installing redis-server with `apt-get update && apt-get install -y redis-server` (root on Debian; ' +
+      'test/redis and test/redis-cluster start a private one; MCPKIT_TEST_NO_INSTALL=1 skips this, and those tests then fail with the command)\n',
+  );
   try {
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     execFileSync('apt-get', ['update', '-o', 'DPkg::Lock::Timeout=300'], { stdio: ['ignore', 'inherit', 'inherit'], env });
@@ -53,6 +35,5 @@ export function ensureRedisServer(): void {
 
 export default function setup(): void {
   ensureRedisServer();
-  if (!distIsStale()) return;
-  execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  buildIfStale();
 }

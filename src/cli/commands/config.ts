@@ -8,7 +8,7 @@ import { lineDiff } from '../diff.js';
 import { BIN } from '../package-root.js';
 import { entryPath, isUrl } from '../target.js';
 
-export const help = `usage: mcpkit config <client> <entry|url|demo> [--name N] [--write [--file F]]
+export const help = `usage: mcpkit config <client> <entry|url|demo|npm:PACKAGE> [--prod] [--env KEY=VALUE…] [--name N] [--write [--file F]]
 
 Prints the configuration an MCP client needs to start or reach your server;
 with --write, merges it into the client's configuration file after showing
@@ -25,6 +25,13 @@ An <entry> runs through \`mcpkit dev --stdio\`, so the client keeps its
 connection while the server reloads on change; a URL is used as is; "demo" is
 the everything-server (\`mcpkit demo --stdio\`).
 
+Production forms, without mcpkit dev:
+  --prod          the client runs the built entry itself: \`node <entry>\`; the
+                  entry serves stdio (a .js file, e.g. dist/stdio.js of mcpkit init)
+  npm:PACKAGE     a published server: \`npx -y PACKAGE\` (PACKAGE may carry @version)
+
+  --env KEY=VALUE an environment variable for the server the client starts
+                  (repeatable; not for a URL)
   --name N     the server's name in the configuration (default: from the entry's file or package name)
   --write      write the configuration file instead of printing
   --file F     the file to write (default: the client's usual file, above)
@@ -37,19 +44,44 @@ const CLIENTS: Client[] = ['claude-desktop', 'claude-code', 'cursor', 'vscode', 
 
 interface Launch {
   name: string;
-  stdio?: { command: string; args: string[] };
+  stdio?: { command: string; args: string[]; env?: Record<string, string> };
   url?: string;
 }
 
-function launchOf(target: string, name: string | undefined): Launch {
+const NPM_NAME = /^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*(@[^\s/]+)?$/i;
+
+function launchOf(target: string, name: string | undefined, prod: boolean): Launch {
   if (isUrl(target)) {
+    if (prod) throw usage('--prod goes with an entry file; a URL is used as is');
     const url = new URL(target);
     const local = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
     return { name: name ?? (local ? `localhost-${url.port || 80}` : url.hostname), url: target };
   }
+  if (target.startsWith('npm:')) {
+    const spec = target.slice(4);
+    if (!NPM_NAME.test(spec)) throw usage(`npm:${spec}: not a package name (e.g. npm:my-server or npm:@scope/server@1.2.0)`);
+    const bare = spec.replace(/(?!^)@.*$/, '');
+    return { name: name ?? bare.replace(/^@[^/]+\//, ''), stdio: { command: 'npx', args: ['-y', spec] } };
+  }
   if (target === 'demo' && !existsSync(target)) return { name: name ?? 'mcpkit-demo', stdio: { command: 'node', args: [BIN, 'demo', '--stdio'] } };
   const path = entryPath(target);
-  return { name: name ?? defaultName(path), stdio: { command: 'node', args: [BIN, 'dev', '--stdio', path] } };
+  if (!prod) return { name: name ?? defaultName(path), stdio: { command: 'node', args: [BIN, 'dev', '--stdio', path] } };
+  // Clients start servers with plain node, on whatever Node they find: no type stripping to count on.
+  if (/\.(ts|mts|cts)$/.test(path)) throw usage(`--prod runs the built entry with node: ${target} is TypeScript; build it (npm run build) and pass the .js file, e.g. dist/stdio.js`);
+  return { name: name ?? defaultName(path), stdio: { command: 'node', args: [path] } };
+}
+
+/** `--env KEY=VALUE` options as an object, refusing a malformed one with the form to use. */
+function envOf(pairs: readonly string[]): Record<string, string> | undefined {
+  if (pairs.length === 0) return undefined;
+  const env: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    const key = at < 0 ? pair : pair.slice(0, at);
+    if (at < 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) throw usage(`--env ${pair}: expected KEY=VALUE with KEY made of letters, digits and _ (e.g. --env API_KEY=abc)`);
+    env[key] = pair.slice(at + 1);
+  }
+  return env;
 }
 
 /** The nearest package.json's name, else the file's name without extension. */
@@ -100,7 +132,7 @@ function extras(client: Client, launch: Launch, value: Json): string[] {
   if (client === 'claude-code') {
     const command = launch.url
       ? `claude mcp add --transport http ${shellQuote(launch.name)} ${shellQuote(launch.url)}`
-      : `claude mcp add ${shellQuote(launch.name)} -- ${[launch.stdio!.command, ...launch.stdio!.args].map(shellQuote).join(' ')}`;
+      : `claude mcp add ${shellQuote(launch.name)} ${Object.entries(launch.stdio!.env ?? {}).map(([k, v]) => `-e ${shellQuote(`${k}=${v}`)} `).join('')}-- ${[launch.stdio!.command, ...launch.stdio!.args].map(shellQuote).join(' ')}`;
     return [`or run:  ${command}`];
   }
   if (client === 'cursor') {
@@ -116,12 +148,24 @@ function extras(client: Client, launch: Launch, value: Json): string[] {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = parse('config', argv, { name: { type: 'string' }, write: { type: 'boolean' }, file: { type: 'string' } });
+  const { values, positionals } = parse('config', argv, {
+    name: { type: 'string' },
+    write: { type: 'boolean' },
+    file: { type: 'string' },
+    prod: { type: 'boolean' },
+    env: { type: 'string', multiple: true },
+  });
   const [client, target, extra] = positionals;
-  if (client === undefined || target === undefined || extra !== undefined) throw usage('expected <client> <entry|url|demo> (run: mcpkit config --help)');
+  if (client === undefined || target === undefined || extra !== undefined) throw usage('expected <client> <entry|url|demo|npm:PACKAGE> (run: mcpkit config --help)');
   if (!CLIENTS.includes(client as Client)) throw usage(`unknown client "${client}"; one of: ${CLIENTS.join(', ')}`);
   if (values.file !== undefined && !values.write) throw usage('--file only goes with --write');
-  const launch = launchOf(target, values.name);
+  if (values.prod && (target.startsWith('npm:') || (target === 'demo' && !existsSync(target)))) throw usage(`--prod goes with an entry file; ${target} already runs without mcpkit dev`);
+  const launch = launchOf(target, values.name, values.prod === true);
+  const env = envOf(values.env ?? []);
+  if (env !== undefined) {
+    if (launch.stdio === undefined) throw usage('--env sets the environment of a server the client starts; a URL names a server that runs already');
+    launch.stdio.env = env;
+  }
   const { key, value } = entryFor(client as Client, launch);
 
   if (!values.write) {

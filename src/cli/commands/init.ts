@@ -12,7 +12,9 @@ export const help = `usage: mcpkit init <dir> [--name N] [--mcpkit SPEC] [--no-i
 Creates a new MCP server project in <dir> (new or empty): TypeScript, one
 tool, one test with mcpkit/testing, and scripts:
 
-  npm run dev    mcpkit dev src/server.ts (reload on change; Node ≥ 22.6)
+  npm run dev    mcpkit dev src/server.ts (reload on change); on a Node
+                 without type stripping (Node 20): tsc, then mcpkit dev
+                 dist/server.js, with npm run watch recompiling on save
   npm test       compile, then node --test
   npm run build  compile to dist/; npm start serves dist/stdio.js on stdio
 
@@ -76,9 +78,9 @@ ${noInstall ? '  npm install\n' : ''}  npm test                      # compile a
   npx mcpkit inspect src/server.ts
   npx mcpkit config claude-desktop src/server.ts`;
   }
-  return `${head}  # Node ${version} cannot run .ts files (Node >= 22.6 can): use the compiled dist/
-  npx tsc --watch               # in another terminal: keeps dist/ up to date
-  npx mcpkit dev dist/server.js # HTTP on http://127.0.0.1:3000/mcp, reload on change
+  return `${head}  # Node ${version} cannot run .ts files (Node >= 22.6 can): the scripts use the compiled dist/
+  npm run watch                 # in another terminal: keeps dist/ up to date
+  npm run dev                   # tsc, then HTTP on http://127.0.0.1:3000/mcp, reload on change
   npx mcpkit inspect dist/server.js
   npx mcpkit config claude-desktop dist/server.js`;
 }
