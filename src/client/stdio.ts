@@ -25,7 +25,7 @@ export interface StdioOptions {
   maxLineBytes?: number;
 }
 
-export class StdioTransport implements ClientTransport {
+export class StdioClientTransport implements ClientTransport {
   #child: ChildProcess | undefined;
   #sink: TransportSink | undefined;
   #stderrTail = '';

@@ -29,8 +29,9 @@ export function client(server: ConnectionFactory, options: TestClientOptions = {
 
 /** A legacy client that already completed `initialize`. */
 export async function connected(server: ConnectionFactory, options: TestClientOptions & { protocolVersion?: string } = {}): Promise<TestClient> {
-  const c = client(server, options);
-  await c.initialize({ protocolVersion: options.protocolVersion ?? LEGACY });
+  const { protocolVersion, ...clientOptions } = options;
+  const c = client(server, clientOptions);
+  await c.initialize({ protocolVersion: protocolVersion ?? LEGACY });
   return c;
 }
 

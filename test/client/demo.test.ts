@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Client, InMemoryTransport, McpError, StdioTransport, StreamableHttpTransport, type ClientOptions, type ClientTransport } from '../../src/client.js';
+import { Client, InMemoryTransport, McpError, StdioClientTransport, StreamableHttpTransport, type ClientOptions, type ClientTransport } from '../../src/client.js';
 import { listen, type McpHttpListener } from '../../src/adapters/node.js';
 import { createEverythingServer } from '../../examples/everything-server/server.js';
 
@@ -27,7 +27,7 @@ const handlers: ClientOptions = {
 
 async function transportFor(kind: 'memory' | 'http' | 'stdio'): Promise<ClientTransport> {
   if (kind === 'memory') return new InMemoryTransport(createEverythingServer());
-  if (kind === 'stdio') return new StdioTransport({ command: process.execPath, args: ['examples/everything-server/main.js', '--stdio'], cwd: root });
+  if (kind === 'stdio') return new StdioClientTransport({ command: process.execPath, args: ['examples/everything-server/main.js', '--stdio'], cwd: root });
   const listener: McpHttpListener = await listen(createEverythingServer(), { port: 0, legacySse: true });
   cleanup.push(() => listener.close());
   return new StreamableHttpTransport(listener.url);
