@@ -1,7 +1,10 @@
-/** Result shapes the client returns (the server's wire shapes, as the registries define their parts). */
-// Every result keeps an index signature: 2026-07-28 results also carry `resultType`, cache hints and `_meta`.
+/**
+ * Result shapes the client (and mcpkit/testing's test client) return. Every result
+ * keeps an index signature: on the 2026-07-28 path results also carry `resultType`,
+ * cache hints and `_meta`, and callers may look at any field the server sent.
+ */
 import type { Implementation, ServerCapabilities } from '../protocol/wire/types.js';
-import type { Icon, McpPromptArgument, McpPromptMessage, McpTool, McpToolResult, ResourceContents, ResourceDescription } from '../registries/types.js';
+import type { Icon, McpPromptArgument, McpPromptMessage, McpToolResult, ResourceContents, ResourceDescription, ToolDescription } from '../registries/types.js';
 
 type Json = Record<string, unknown>;
 
@@ -17,6 +20,7 @@ export interface InitializeResult extends Result {
   instructions?: string;
 }
 
+/** `server/discover` (2026-07-28). */
 export interface DiscoverResult extends Result {
   serverInfo?: Implementation;
   supportedVersions: string[];
@@ -24,8 +28,8 @@ export interface DiscoverResult extends Result {
   instructions?: string;
 }
 
-export interface WireTool extends Omit<McpTool, 'execute' | 'task' | 'taskStart' | 'inputSchema'> {
-  inputSchema: Json;
+/** A tool as `tools/list` shows it: the server's one wire shape (`ToolDescription`), open to fields a newer revision adds. */
+export interface WireTool extends ToolDescription {
   [key: string]: unknown;
 }
 
