@@ -67,14 +67,16 @@ export async function run(argv: string[]): Promise<number> {
   // MCPKIT_TRUST_PROXY: the same values as the trustProxy option (a hop count, or addresses and CIDR ranges).
   const trustProxy = process.env['MCPKIT_TRUST_PROXY'];
   const listener = await listen(server, { port, host: values.host ?? '127.0.0.1', legacySse: true, trustProxy, ...(auth === undefined ? {} : { auth }), ...(redis?.http ?? {}) });
+  // Before the line that says where it listens: a supervisor that reads it may signal at once, and a
+  // SIGTERM that arrives before the handler takes the default action (killed, not a clean exit).
+  onShutdown(async () => {
+    await listener.close();
+    await redis?.close();
+  });
   console.error(`mcpkit demo: the everything-server on ${listener.url}  (every revision, 2024-11-05 … 2026-07-28)`);
   if (auth !== undefined) console.error(`  OAuth: tokens from ${auth.authorizationServers[0]} for ${listener.engine.resource}; test_scoped needs mcp:write`);
   console.error(`  Try it:  node bin/mcpkit.js inspect ${listener.url}   (npx mcpkit … in a project that has mcpkit)`);
   console.error(`           npx @modelcontextprotocol/inspector --transport http --server-url ${listener.url}`);
   if (redis !== undefined) console.error(`  Redis: ${redisUrl ?? ''} shared as instance ${redis.instanceId} (docs/scaling.md)`);
-  onShutdown(async () => {
-    await listener.close();
-    await redis?.close();
-  });
   return new Promise<number>((resolve) => listener.server.once('close', () => resolve(Exit.OK)));
 }

@@ -95,20 +95,22 @@ export async function run(argv: string[]): Promise<number> {
 
   const port = portOf(values.port ?? process.env['PORT'], 3000);
   const http = await devHttp(entry, flags, port, values.host ?? '127.0.0.1', log);
-  log(`serving ${name} on ${http.url}`);
   const reload = serial(() => http.reload());
   const stopWatching = watchPaths(watched, (files) => {
     log(`${files.map((f) => relative(process.cwd(), f)).join(', ')} changed: reloading`);
     void reload().then((ok) => ok && log('reloaded'));
   });
-  if (values.inspector) startInspector(http.url, log);
-  return new Promise<number>((done) => {
+  // The handler goes in before the line that says where we listen (see demo.ts).
+  const stopped = new Promise<number>((done) => {
     onShutdown(async () => {
       stopWatching();
       await http.close();
       done(Exit.OK);
     });
   });
+  log(`serving ${name} on ${http.url}`);
+  if (values.inspector) startInspector(http.url, log);
+  return stopped;
 }
 
 /** The official MCP Inspector against the endpoint, when this project has it installed. */
