@@ -2,7 +2,7 @@
  * mcpkit: Model Context Protocol servers for TypeScript.
  * This entry is the authoring API (the server, definitions, results, errors, StdioTransport and
  * their types) and the names the seed APIs use; plumbing is `mcpkit/protocol`. Each name is
- * exported by exactly one entry (test/foundation/bundle.test.ts).
+ * exported by exactly one entry (test/package/bundle.test.ts).
  */
 
 // JSON-RPC 2.0

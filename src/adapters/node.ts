@@ -272,7 +272,7 @@ export async function listen(factory: ConnectionFactory, options: ListenOptions 
   checkEngineKeys(options, 'listen() options', LISTEN_KEYS);
   const { port = 0, host = '127.0.0.1', path = '/mcp', ...engineOptions } = options;
   // Loaded here, not at import: the build shares this file with every entry (scripts/bundle.mjs), and
-  // `import 'mcpkit'` or a stdio server has no use for node:http (test/foundation/entry-builtins.test.ts);
+  // `import 'mcpkit'` or a stdio server has no use for node:http (test/package/entry-builtins.test.ts);
   // nor has a Worker, whose bundler would refuse even a dynamic import('node:http') without nodejs_compat.
   const http = nodeBuiltin<typeof NodeHttp>('node:http');
   if (http === undefined) throw new TypeError('listen() needs node:http, which this runtime lacks: serve createFetchHandler(server) with the runtime\'s own server (Bun.serve, Deno.serve, a Worker\'s fetch) instead');

@@ -7,8 +7,8 @@ import { describe, expect, it, afterEach } from 'vitest';
 import type { ConnectionFactory } from '../../src/protocol/connection.js';
 import type { HttpEngineOptions } from '../../src/http.js';
 import { McpServer } from '../../src/index.js';
-import { buildServer } from '../http/fixtures.js';
-import { initializeBody, messages, openSession, post, rawRequest, readEvents, rpc, sessionHeaders, type TestServer } from '../http/support.js';
+import { buildServer } from '../transports/http/fixtures.js';
+import { initializeBody, messages, openSession, post, rawRequest, readEvents, rpc, sessionHeaders, type TestServer } from '../transports/http/support.js';
 import { freePort } from '../support/redis.js';
 import { MODERN } from '../support/revisions.js';
 

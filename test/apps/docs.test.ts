@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { McpServer } from '../../src/server/server.js';
-import { client } from '../capabilities/support.js';
+import { client } from '../protocol/support.js';
 import { runSnippet, snippetsOf } from './snippets.js';
 
 // docs/apps.md's snippets, run as written against the build.

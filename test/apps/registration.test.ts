@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RegistrationError } from '../../src/registries/checks.js';
 import { McpServer } from '../../src/server/server.js';
-import { connected } from '../capabilities/support.js';
+import { connected } from '../protocol/support.js';
 
 // MCP Apps registration: what tools and ui:// resources carry in _meta.ui (exact wire,
 // schema-validated by the client helper), and the declarations refused up front.

@@ -8,8 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { jwtVerifier } from '../../src/auth.js';
 import { mountMcpHttp } from '../../src/express.js';
 import { createNodeHandler, listen } from '../../src/http.js';
-import { connected } from '../capabilities/support.js';
-import { startFetch, type TestServer } from '../http/support.js';
+import { connected } from '../protocol/support.js';
+import { startFetch, type TestServer } from '../transports/http/support.js';
 import { startAuthServer, type TestAuthServer } from './as.js';
 import { bearer, challengeParams, document, initializeBody, post, protectedServer } from './support.js';
 

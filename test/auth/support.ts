@@ -5,7 +5,7 @@ import { listen, type ListenOptions, type McpHttpListener } from '../../src/http
 import { McpServer } from '../../src/server/server.js';
 import { startAuthServer, type TestAuthServer } from './as.js';
 
-export { post, postHeaders, readEvents, rpc, initializeBody, PROTOCOL, messages } from '../http/support.js';
+export { post, postHeaders, readEvents, rpc, initializeBody, PROTOCOL, messages } from '../transports/http/support.js';
 
 /** Tools with and without scopes; `whoami` shows what handlers see. */
 export function protectedServer(): McpServer {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { McpServer } from '../../src/server/server.js';
-import { client } from '../capabilities/support.js';
+import { client } from '../protocol/support.js';
 import { runSnippet } from '../apps/snippets.js';
 
 // docs/extensions.md's snippet, run as written against the build.

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { listen } from '../../src/http.js';
 import { McpServer, RegistrationError } from '../../src/index.js';
 import { TestClientError } from '../../src/testing/index.js';
-import { client } from '../capabilities/support.js';
+import { client } from '../protocol/support.js';
 
 // server.extension(): advertised in server/discover and legacy initialize; a tool's
 // `requires` fails with -32021 for a client that did not declare the extension.

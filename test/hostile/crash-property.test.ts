@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpServer } from '../../src/server/server.js';
-import { startFetch, startNode, type TestServer } from '../http/support.js';
+import { startFetch, startNode, type TestServer } from '../transports/http/support.js';
 import { callModern, modernResult, startExpress, unserialisable, type Json } from './crash-support.js';
 
 const POISONS = ['bigint', 'cycle', 'tojson', 'deep'] as const;

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpServer } from '../../src/server/server.js';
-import { initializeBody, post, readEvents, rpc, startFetch, startNode, type SseEvent, type TestServer } from '../http/support.js';
+import { initializeBody, post, readEvents, rpc, startFetch, startNode, type SseEvent, type TestServer } from '../transports/http/support.js';
 import { checkOutgoing } from '../support/wire.js';
 import { startExpress } from './crash-support.js';
 

@@ -13,7 +13,7 @@ import { expect } from 'vitest';
 import { mountMcpHttp, type MountMcpHttpOptions } from '../../src/adapters/express.js';
 import type { McpServer } from '../../src/server/server.js';
 import { postRaw } from '../fixtures/modern-http.mjs';
-import type { TestServer } from '../http/support.js';
+import type { TestServer } from '../transports/http/support.js';
 import { checkOutgoing, LineCollector } from '../support/wire.js';
 
 const FIXTURE = fileURLToPath(new URL('./crash-server.mjs', import.meta.url));

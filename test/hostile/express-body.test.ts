@@ -10,8 +10,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mountMcpHttp, type MountMcpHttpOptions } from '../../src/express.js';
-import { buildServer } from '../http/fixtures.js';
-import { rawRequest, rpc } from '../http/support.js';
+import { buildServer } from '../transports/http/fixtures.js';
+import { rawRequest, rpc } from '../transports/http/support.js';
 
 let httpServer: Server | undefined;
 afterEach(async () => {

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { JsonRpcMessage } from '../../src/jsonrpc/message.js';
 import { MemoryEventStore, type HttpEngineOptions } from '../../src/http.js';
 import type { ConnectionFactory } from '../../src/protocol/connection.js';
-import { buildServer } from '../http/fixtures.js';
+import { buildServer } from '../transports/http/fixtures.js';
 import {
   eventually,
   messages,
@@ -25,7 +25,7 @@ import {
   startNode,
   type SseEvent,
   type TestServer,
-} from '../http/support.js';
+} from '../transports/http/support.js';
 import { requestFrom } from './sessions-support.js';
 
 const LIMITS = { maxBytesPerStream: 6_000, maxBytesPerOwner: 10_000, maxBytesPerClient: 14_000, maxBytes: 24_000, maxEventsPerStream: 12, maxEvents: 60 };

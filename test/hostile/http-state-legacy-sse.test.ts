@@ -5,8 +5,8 @@
  * the session recovers once its requests finish. Node and fetch adapters.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildServer, type Gates } from '../http/fixtures.js';
-import { eventually, post, startFetch, startNode, type TestServer } from '../http/support.js';
+import { buildServer, type Gates } from '../transports/http/fixtures.js';
+import { eventually, post, startFetch, startNode, type TestServer } from '../transports/http/support.js';
 import type { Start } from './sessions-support.js';
 
 let server: TestServer | undefined;

@@ -7,7 +7,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { initializeBody, post, rpc, sessionHeaders } from '../http/support.js';
+import { initializeBody, post, rpc, sessionHeaders } from '../transports/http/support.js';
 
 const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
 const MB = 1024 * 1024;

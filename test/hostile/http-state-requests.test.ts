@@ -5,8 +5,8 @@
  * other sessions are unaffected. Node, fetch and express adapters.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildServer } from '../http/fixtures.js';
-import { eventually, messages, post, PROTOCOL, readEvents, rpc, sessionHeaders, type TestServer } from '../http/support.js';
+import { buildServer } from '../transports/http/fixtures.js';
+import { eventually, messages, post, PROTOCOL, readEvents, rpc, sessionHeaders, type TestServer } from '../transports/http/support.js';
 import { ADAPTERS } from './sessions-support.js';
 
 let server: TestServer | undefined;

@@ -14,7 +14,7 @@ import type { HttpEngineOptions } from '../../src/http.js';
 import { createRedisState } from '../../src/redis.js';
 import { MemoryTaskStore } from '../../src/stores/tasks.js';
 import { meta, MODERN, routingHeaders } from '../fixtures/modern-http.mjs';
-import { initializeBody, type TestServer } from '../http/support.js';
+import { initializeBody, type TestServer } from '../transports/http/support.js';
 import { startRedis, type RedisServer } from '../support/redis.js';
 import { startReverseProxy, type ReverseProxy } from '../support/reverse-proxy.js';
 import { expectValidWire } from '../support/wire-schema.js';

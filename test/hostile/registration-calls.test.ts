@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { McpServer, McpToolRegistry, RegistrationError, UriTemplateError } from '../../src/index.js';
-import { client, LEGACY } from '../capabilities/support.js';
+import { client, LEGACY } from '../protocol/support.js';
 
 const server = (config: { strictToolNames?: boolean } = {}): McpServer => new McpServer({ name: 'calls', version: '1.0.0', ...config });
 // Plain JavaScript: the calls below break the TypeScript signatures on purpose.

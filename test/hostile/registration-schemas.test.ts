@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { z } from 'zod';
 import { McpServer, RegistrationError, SchemaConversionError } from '../../src/index.js';
-import { client, LEGACY, MODERN } from '../capabilities/support.js';
+import { client, LEGACY, MODERN } from '../protocol/support.js';
 
 const server = (): McpServer => new McpServer({ name: 'registration', version: '1.0.0' });
 const objectMessage = (tool: string, which: 'input' | 'output', has: string): string =>

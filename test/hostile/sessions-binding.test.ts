@@ -6,8 +6,8 @@
  * express adapters; real servers on 127.0.0.1.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildServer } from '../http/fixtures.js';
-import { initializeBody, PROTOCOL, rpc, type TestServer } from '../http/support.js';
+import { buildServer } from '../transports/http/fixtures.js';
+import { initializeBody, PROTOCOL, rpc, type TestServer } from '../transports/http/support.js';
 import { ADAPTERS, bearerAuth, requestFrom, type RawResponse } from './sessions-support.js';
 
 let server: TestServer | undefined;

@@ -7,8 +7,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_SESSIONS_PER_CLIENT } from '../../src/http.js';
 import { clientAddressKey } from '../../src/transports/http/client-address.js';
-import { buildServer } from '../http/fixtures.js';
-import { initializeBody, startNode, type TestServer } from '../http/support.js';
+import { buildServer } from '../transports/http/fixtures.js';
+import { initializeBody, startNode, type TestServer } from '../transports/http/support.js';
 import { ADAPTERS, bearerAuth, requestFrom, type RawResponse } from './sessions-support.js';
 
 let server: TestServer | undefined;

@@ -11,7 +11,7 @@ import { mountMcpHttp } from '../../src/express.js';
 import type { HttpEngineOptions } from '../../src/http.js';
 import type { AuthInfo, ConnectionFactory } from '../../src/protocol/connection.js';
 import type { HttpRequest } from '../../src/transports/http/types.js';
-import { startFetch, startNode, type TestServer } from '../http/support.js';
+import { startFetch, startNode, type TestServer } from '../transports/http/support.js';
 
 export type Start = (factory: ConnectionFactory, options: HttpEngineOptions) => Promise<TestServer>;
 

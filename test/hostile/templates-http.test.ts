@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, type McpHttpListener } from '../../src/http.js';
 import { DEFAULT_MAX_URI_LENGTH, McpServer } from '../../src/index.js';
 import { harness, modernMeta } from '../support/wire.js';
-import { post, rpc } from '../http/support.js';
+import { post, rpc } from '../transports/http/support.js';
 
 const LEGACY = '2025-11-25';
 const seen: Record<string, unknown>[] = [];

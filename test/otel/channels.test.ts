@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { listen } from '../../src/http.js';
 import type { ClientRequestMessage, RequestMessage, SessionEndMessage, SessionStartMessage } from '../../src/protocol/observability/channels.js';
 import { modernRequest } from '../fixtures/modern-http.mjs';
-import { eventually, initializeBody, post, PROTOCOL, sessionHeaders } from '../http/support.js';
+import { eventually, initializeBody, post, PROTOCOL, sessionHeaders } from '../transports/http/support.js';
 import { LEGACY, observedServer, StdioClient, type Json } from './support.js';
 
 interface Recorded<T> {

@@ -9,7 +9,7 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { listen } from '../../src/http.js';
 import { instrument, type Instrumentation } from '../../src/otel.js';
-import { initializeBody, post, PROTOCOL, sessionHeaders } from '../http/support.js';
+import { initializeBody, post, PROTOCOL, sessionHeaders } from '../transports/http/support.js';
 import { requestFrom } from '../hostile/sessions-support.js';
 import { eventually } from '../support/eventually.js';
 import { startReverseProxy } from '../support/reverse-proxy.js';

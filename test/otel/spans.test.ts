@@ -12,7 +12,7 @@ import { createNodeHandler, listen } from '../../src/http.js';
 import type { McpServer } from '../../src/index.js';
 import { instrument, type Instrumentation } from '../../src/otel.js';
 import { modernRequest } from '../fixtures/modern-http.mjs';
-import { initializeBody, post, PROTOCOL, sessionHeaders } from '../http/support.js';
+import { initializeBody, post, PROTOCOL, sessionHeaders } from '../transports/http/support.js';
 import { setUpSdk } from './sdk.js';
 import { LEGACY, observedServer, StdioClient, type Json } from './support.js';
 

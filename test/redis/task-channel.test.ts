@@ -2,7 +2,7 @@
  * RedisTaskChannel with the task runtime, two servers in this process on one redis-server
  * (createRedisState each, over HTTP): what pub/sub cannot promise. A lost cancellation
  * still stops the handler at its next write, and whatever else is published on the task
- * channels (malformed, foreign) is ignored. The three-process proof is test/redis-cluster.
+ * channels (malformed, foreign) is ignored. The three-process proof is test/redis/cluster.
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { McpServer } from '../../src/index.js';

@@ -17,7 +17,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawRequest } from '../http/support.js';
+import { rawRequest } from '../transports/http/support.js';
 import { eventually } from '../support/eventually.js';
 import { LEGACY, MODERN } from '../support/revisions.js';
 

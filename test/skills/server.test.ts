@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fetchSkill, McpServer, RegistrationError, SkillVerificationError, type SkillsOptions, type SkillSource } from '../../src/index.js';
 import type { TestClient } from '../../src/testing/index.js';
-import { client, connected, LEGACY, MODERN } from '../capabilities/support.js';
+import { client, connected, LEGACY, MODERN } from '../protocol/support.js';
 import { eventually } from '../support/eventually.js';
 
 const made: string[] = [];

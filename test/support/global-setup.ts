@@ -21,7 +21,7 @@ export function ensureRedisServer(): void {
   if (process.getuid?.() !== 0 || !existsSync('/etc/debian_version') || !existsSync('/usr/bin/apt-get')) return;
   process.stderr.write(
     'mcpkit tests: installing redis-server with `apt-get update && apt-get install -y redis-server` (root on Debian; ' +
-      'test/redis and test/redis-cluster start a private one; MCPKIT_TEST_NO_INSTALL=1 skips this, and those tests then fail with the command)\n',
+      'test/redis and test/redis/cluster start a private one; MCPKIT_TEST_NO_INSTALL=1 skips this, and those tests then fail with the command)\n',
   );
   try {
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
