@@ -6,7 +6,7 @@ import { createEverythingServer } from '../../examples/everything-server/server.
 import { arg, installMemoryProbe } from './_common.mjs';
 
 const port = Number(arg('port', '0'));
-const idleMs = Number(arg('idle-ms', '10000'));
+const idleMs = Number(arg('idle-ms', '5000'));
 const server = createEverythingServer();
 const listener = await listen(server, { port, host: '127.0.0.1', legacySse: true, sessionIdleTimeoutMs: idleMs });
 installMemoryProbe();
