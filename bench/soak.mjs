@@ -263,7 +263,10 @@ const summary = {
 console.log(`\nscenarios run: ${JSON.stringify(summary.scenarios)}`);
 console.log(`expected errors: ${JSON.stringify(summary.expectedErrors)}; unexpected: ${unexpected.length}`);
 console.log(`heap after GC over the last 80 %: ${summary.heapSlopeKiBPerMin.toFixed(1)} KiB/min (rss ${summary.rssSlopeKiBPerMin.toFixed(1)} KiB/min); after the idle timeout ${(summary.heapAfterIdleKiB / 1024).toFixed(2)} MiB (start ${(summary.firstHeapKiB / 1024).toFixed(2)} MiB)`);
-for (const line of unexpected.slice(0, 10)) console.log(`  unexpected: ${line}`);
+// Grouped by message (numbers stripped), so that a thousand of one kind do not hide another.
+const kinds = new Map();
+for (const line of unexpected) count(kinds, line.replace(/\d+/g, 'N'));
+for (const [line, n] of kinds) console.log(`  unexpected ×${n}: ${line}`);
 const out = option('out', path.join(here, 'results', `soak-${new Date().toISOString().replace(/[:.]/g, '-')}.json`));
 mkdirSync(path.dirname(out), { recursive: true });
 writeFileSync(out, JSON.stringify(summary, null, 2));
