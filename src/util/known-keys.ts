@@ -85,3 +85,59 @@ export function refuseUnknownKeys(
     if (!known.includes(key)) throw error(unknownKeyMessage(key, where, known));
   }
 }
+
+/**
+ * The keys of an options object and of the option groups nested in it (`limits`, `security`, …):
+ * each group is checked only when it is given as an object (`cors: true` is not).
+ */
+export interface KeyShape {
+  readonly keys: readonly string[];
+  readonly nested?: Readonly<Record<string, KeyShape>>;
+}
+
+/** A `KeyShape` from a typed key list and the shapes of its nested groups. */
+export function shapeOf<T>(list: KeyList<T>, nested?: { readonly [K in AllKeys<T>]?: KeyShape }): KeyShape {
+  return Object.freeze({ keys: keysOf<T>(list), ...(nested === undefined ? {} : { nested: Object.freeze({ ...nested } as Record<string, KeyShape>) }) });
+}
+
+/** Where `key` lives somewhere below `shape` (`limits.maxBodyBytes` for `maxBodyBytes`): the hint for a key given at the wrong level. */
+function pathBelow(shape: KeyShape, key: string, prefix: string): string | undefined {
+  for (const [group, inner] of Object.entries(shape.nested ?? {})) {
+    if (inner.keys.includes(key)) return `${prefix}${group}.${key}`;
+    const deeper = pathBelow(inner, key, `${prefix}${group}.`);
+    if (deeper !== undefined) return deeper;
+  }
+  return undefined;
+}
+
+/**
+ * `refuseUnknownKeys` at every level of `shape`: the message names the full path
+ * (`limits.maxBodyByte`) and the nearest valid one (`limits.maxBodyBytes`), or, for a key
+ * that belongs in a group (`maxBodyBytes` at the top), where it goes.
+ */
+export function refuseUnknownKeysIn(
+  value: unknown,
+  shape: KeyShape,
+  where: string,
+  error: (message: string) => Error = (message) => new TypeError(message),
+  prefix = '',
+): void {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
+  const o = value as Record<string, unknown>;
+  for (const key of Object.keys(o)) {
+    if (shape.keys.includes(key)) continue;
+    const shown = key.length > MAX_COMPARED ? `${key.slice(0, MAX_COMPARED)}…` : key;
+    const near = nearestKey(key, shape.keys);
+    const moved = near === undefined ? pathBelow(shape, key, prefix) : undefined;
+    const hint =
+      near !== undefined
+        ? `did you mean \`${prefix}${near}\`?`
+        : moved !== undefined
+          ? `did you mean \`${moved}\`?`
+          : `valid options: ${shape.keys.map((k) => `\`${prefix}${k}\``).join(', ')}`;
+    throw error(`unknown option \`${prefix}${shown}\` in ${where} — ${hint}`);
+  }
+  for (const [group, inner] of Object.entries(shape.nested ?? {})) {
+    refuseUnknownKeysIn(o[group], inner, where, error, `${prefix}${group}.`);
+  }
+}
