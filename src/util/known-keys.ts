@@ -100,14 +100,25 @@ export function shapeOf<T>(list: KeyList<T>, nested?: { readonly [K in AllKeys<T
   return Object.freeze({ keys: keysOf<T>(list), ...(nested === undefined ? {} : { nested: Object.freeze({ ...nested } as Record<string, KeyShape>) }) });
 }
 
-/** Where `key` lives somewhere below `shape` (`limits.maxBodyBytes` for `maxBodyBytes`): the hint for a key given at the wrong level. */
-function pathBelow(shape: KeyShape, key: string, prefix: string): string | undefined {
+/** Every key below `shape`'s own, with its full path (`limits.maxBodyBytes`). */
+function keysBelow(shape: KeyShape, prefix: string, into: { key: string; path: string }[] = []): { key: string; path: string }[] {
   for (const [group, inner] of Object.entries(shape.nested ?? {})) {
-    if (inner.keys.includes(key)) return `${prefix}${group}.${key}`;
-    const deeper = pathBelow(inner, key, `${prefix}${group}.`);
-    if (deeper !== undefined) return deeper;
+    for (const key of inner.keys) into.push({ key, path: `${prefix}${group}.${key}` });
+    keysBelow(inner, `${prefix}${group}.`, into);
   }
-  return undefined;
+  return into;
+}
+
+/**
+ * Where `key` (or the key nearest to it) lives below `shape`: the hint for a key given at the wrong
+ * level (`maxBodyBytes` → `limits.maxBodyBytes`, `pageSzie` → `results.pageSize`).
+ */
+function pathBelow(shape: KeyShape, key: string, prefix: string): string | undefined {
+  const below = keysBelow(shape, prefix);
+  const exact = below.find((entry) => entry.key === key);
+  if (exact !== undefined) return exact.path;
+  const near = nearestKey(key, below.map((entry) => entry.key));
+  return near === undefined ? undefined : below.find((entry) => entry.key === near)!.path;
 }
 
 /**
