@@ -66,9 +66,9 @@ describe('requestStateKeys', () => {
 
   it.each([
     ['an empty ring', [] as string[], /at least one key/],
-    ['a short string key', [NEW, 'short'], /requestStateKeys\[1\] has 5 bytes; each key needs at least 32/],
-    ['31 bytes', [new Uint8Array(31)], /requestStateKeys\[0\] has 31 bytes/],
-    ['a number', [42 as unknown as string], /requestStateKeys\[0\] must be a string or a Uint8Array/],
+    ['a short string key', [NEW, 'short'], /requestState\.keys\[1\] has 5 bytes; each key needs at least 32/],
+    ['31 bytes', [new Uint8Array(31)], /requestState\.keys\[0\] has 31 bytes/],
+    ['a number', [42 as unknown as string], /requestState\.keys\[0\] must be a string or a Uint8Array/],
   ])('%s is refused when the server is built', (_why, keys, message) => {
     expect(() => new McpServer({ name: 'x', version: '1', requestState: { keys: keys } })).toThrow(message);
   });
