@@ -81,7 +81,7 @@ describe('resources/subscribe over HTTP (official v1 client)', () => {
     const client = await sdkClient();
     const uri = `mem://items/${'x'.repeat(50_000)}`;
     const refused = await sdkRefusal(client.subscribeResource({ uri }));
-    expect(refused).toEqual({ code: -32002, message: `MCP error -32002: Resource URI too long: ${uri.length} characters, more than the limit of 8192 (maxUriLength)`, data: { limits: { maxUriLength: 8192 } } });
+    expect(refused).toEqual({ code: -32002, message: `MCP error -32002: Resource URI too long: ${uri.length} characters, more than the limit of 8192 (maxUriLength)`, data: { maxUriLength: 8192 } });
   });
 });
 

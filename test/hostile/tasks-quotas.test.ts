@@ -166,7 +166,7 @@ describe('input_required timeout', () => {
     const { url } = await serve({}, { tasks: { inputTimeoutMs: 100 } });
     const created = await modernResult(url, 'tools/call', { name: 'ask', arguments: { size: 3 } }, { user: 'alice' });
     const task = await settled(url, String(created['taskId']), 'alice');
-    const message = 'Task input timed out: the client did not answer elicitation/create within 100 ms (taskInputTimeoutMs), so the task failed';
+    const message = 'Task input timed out: the client did not answer elicitation/create within 100 ms (tasks.inputTimeoutMs), so the task failed';
     expect(task['status']).toBe('failed');
     expect(task['error']).toEqual({ code: -32603, message, data: { timeoutMs: 100 } });
     expect('inputRequests' in task).toBe(false);
