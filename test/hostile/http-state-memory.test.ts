@@ -23,7 +23,7 @@ server.tool('shout', { input: { type: 'object', properties: { text: { type: 'str
   return 'done';
 });
 const { store, ...options } = JSON.parse(process.env.OPTIONS);
-const handler = createNodeHandler(server, { ...options, keepAliveMs: 0, eventStore: new MemoryEventStore(store) });
+const handler = createNodeHandler(server, { ...options, keepAliveMs: 0, sessions: { eventStore: new MemoryEventStore(store) } });
 const http = createServer((req, res) => {
   if (req.url === '/heap') {
     for (let i = 0; i < 4; i++) globalThis.gc();
