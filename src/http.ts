@@ -4,7 +4,7 @@
  * Web-standard runtimes, the engine for other hosts, and the store contracts.
  */
 export { createNodeHandler, listen } from './adapters/node.js';
-export type { ListenOptions, McpHttpListener, NodeHandler } from './adapters/node.js';
+export type { ListenOptions, McpHttpListener, NodeHandler, NodeHandlerOptions, StreamBufferOptions } from './adapters/node.js';
 export { createFetchHandler } from './adapters/fetch.js';
 export type { FetchHandler, FetchHandlerOptions } from './adapters/fetch.js';
 export {
@@ -25,7 +25,13 @@ export type {
   BodyResult,
   ChunkSink,
   HeaderMap,
+  HttpAuthOptions,
+  HttpEngineBaseOptions,
   HttpEngineOptions,
+  HttpLimits,
+  HttpSecurityOptions,
+  HttpSessionOptions,
+  HttpStateOptions,
   HttpRequest,
   HttpResponse,
   LegacySseOptions,

@@ -44,7 +44,7 @@ export type * from './registries/types.js';
 export { McpErrorCode } from './errors/codes.js';
 export type { AuthInfo } from './protocol/connection.js';
 export { RequestContext, type AuthPrincipal, type ClientRequestOptions } from './protocol/request/context.js';
-export type { Logger, McpProtocolHandlerDeps, ProtocolOptions } from './protocol/scopes/options.js';
+export type { Logger, McpProtocolHandlerDeps, ProtocolLimits, ProtocolOptions, RequestStateOptions, ResultOptions, ServerTaskOptions } from './protocol/scopes/options.js';
 export { ConnectionClosedError, MissingClientCapabilityError, RequestTimeoutError } from './protocol/wire/errors.js';
 export { TaskInputTimeoutError } from './protocol/scopes/task-runtime.js';
 export { McpProtocolHandler } from './protocol/dispatch/protocol-handler.js';
@@ -66,7 +66,7 @@ export { MemoryTaskStore, TaskLimitError, type MemoryTaskStoreOptions, type Task
 export type { TaskChannel, TaskSignal } from './stores/task-channel.js';
 
 // Authoring
-export { McpServer, type McpServerConfig } from './server/server.js';
+export { McpServer, type McpServerConfig, type McpServerLimits } from './server/server.js';
 export type { PromptArgs, PromptConfig, PromptHandler, PromptReturn, RegisteredHandle, ResourceConfig, ResourceReturn, ResourceTemplateConfig, TemplateReader, ToolConfig, ToolHandler, ToolReturn, UiHtml, UiResourceConfig } from './server/authoring.js';
 export type { TemplateVariables } from './registries/template-variables.js';
 

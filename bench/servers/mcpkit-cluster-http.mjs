@@ -18,4 +18,4 @@ if (redisUrl !== '') {
 }
 
 const server = createServer(state?.server);
-http.createServer(createNodeHandler(server, { maxSessionsPerClient: 2_000, ...(state?.http ?? {}) })).listen(port, host);
+http.createServer(createNodeHandler(server, { limits: { maxSessionsPerClient: 2_000 }, ...(state?.http ?? {}) })).listen(port, host);

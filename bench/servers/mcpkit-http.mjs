@@ -8,4 +8,4 @@ import { createServer } from './mcpkit-server.mjs';
 
 installMemoryProbe();
 const server = createServer();
-http.createServer(createNodeHandler(server, mode === 'stateless' ? { stateless: true } : { maxSessionsPerClient: 2_000 })).listen(port, host);
+http.createServer(createNodeHandler(server, mode === 'stateless' ? { stateless: true } : { limits: { maxSessionsPerClient: 2_000 } })).listen(port, host);

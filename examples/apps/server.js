@@ -34,7 +34,7 @@ server.tool('increment_counter', {
 const origins = process.env.MCP_ALLOWED_ORIGINS?.split(',').filter(Boolean);
 const listener = await listen(server, {
   port: Number(process.env.PORT ?? 3001),
-  ...(origins && { allowedOrigins: origins, cors: true }),
+  ...(origins && { security: { allowedOrigins: origins, cors: true } }),
 });
 console.error(`listening on ${listener.url}`);
 

@@ -9,7 +9,7 @@ import { createDualEraServer } from './server.js';
 // Several instances behind one load balancer must share this key (at least 32 bytes),
 // or a 2026-07-28 retry that lands on another instance is refused.
 const secret = process.env.MCP_REQUEST_STATE_SECRET;
-const server = createDualEraServer(secret === undefined ? {} : { requestStateKeys: [secret] });
+const server = createDualEraServer(secret === undefined ? {} : { requestState: { keys: [secret] } });
 
 if (process.argv.includes('--stdio')) {
   await server.connect(new StdioTransport());

@@ -15,7 +15,7 @@ export function createDualEraServer(options = {}) {
     name: 'dual-era-example',
     version: '1.0.0',
     // 2026-07-28 only: how long clients may cache list results and reads.
-    cacheHints: { 'tools/list': { ttlMs: 60_000, cacheScope: 'public' }, default: { ttlMs: 0, cacheScope: 'private' } },
+    results: { cacheHints: { 'tools/list': { ttlMs: 60_000, cacheScope: 'public' }, default: { ttlMs: 0, cacheScope: 'private' } } },
     ...options,
   });
 

@@ -13,7 +13,7 @@ server.tool('greet', {
 const fetch = createFetchHandler(server, {
   stateless: true,
   // On a public host, list the names you serve (the default allows only loopback names).
-  allowedHosts: ['localhost', '127.0.0.1', 'example.workers.dev'],
+  security: { allowedHosts: ['localhost', '127.0.0.1', 'example.workers.dev'] },
 });
 
 export default { fetch };

@@ -4,13 +4,11 @@ import { checkEngineKeys } from '../transports/http/options.js';
 import { wellKnownPaths } from '../transports/http/auth/metadata.js';
 import { canonicalResource, resourcePath, trimSlash } from '../transports/http/auth/resource.js';
 import type { ConnectionFactory } from '../protocol/connection.js';
-import type { BodyResult, HttpEngineOptions } from '../transports/http/types.js';
-import { createNodeHandler, settleBody, type NodeHandler } from './node.js';
+import type { BodyResult } from '../transports/http/types.js';
+import { createNodeHandler, settleBody, STREAM_BUFFER_KEYS, type NodeHandler, type NodeHandlerOptions } from './node.js';
 
-export interface MountMcpHttpOptions extends HttpEngineOptions {
-  /** Where the MCP endpoint is mounted (default '/mcp'). */
-  path?: string;
-}
+/** The node handler's options; `path` is where the endpoint is mounted (default '/mcp'). */
+export type MountMcpHttpOptions = NodeHandlerOptions;
 
 /**
  * Serves MCP on `app` at `path`: stateless by default, DNS-rebinding protection
@@ -24,14 +22,14 @@ export interface MountMcpHttpOptions extends HttpEngineOptions {
  * Returns the handler, whose `close()` shuts the endpoint down.
  */
 export function mountMcpHttp(app: Express | Router, server: ConnectionFactory, options: MountMcpHttpOptions = {}): NodeHandler {
-  checkEngineKeys(options, 'mountMcpHttp() options');
+  checkEngineKeys(options, 'mountMcpHttp() options', STREAM_BUFFER_KEYS);
   const { path = '/mcp', ...engineOptions } = options;
   // Express routes by path itself, so the engine serves whatever reaches it.
   const auth = engineOptions.auth;
   if (auth?.resource !== undefined && !resourcePath(canonicalResource(auth.resource)).endsWith(trimSlash(path))) {
     throw new TypeError(`auth.resource "${auth.resource}" does not end with the mounted path "${path}": tokens are issued for the resource URL, so it must name this endpoint`);
   }
-  const handler = createNodeHandler(server, { stateless: true, ...engineOptions });
+  const handler = createNodeHandler(server, { stateless: true, ...engineOptions } as NodeHandlerOptions);
   const router: IRouter = app;
   router.all(path, (req, res) => handler(req, res));
   // The protected resource metadata lives outside the MCP path.

@@ -3,10 +3,9 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { wellKnownPaths } from '../transports/http/auth/metadata.js';
 import { canonicalResource, resourcePath, trimSlash } from '../transports/http/auth/resource.js';
 import type { ConnectionFactory } from '../protocol/connection.js';
-import type { HttpEngineOptions } from '../transports/http/types.js';
-import { createNodeHandler, type NodeHandler } from './node.js';
+import { createNodeHandler, type NodeHandler, type NodeHandlerOptions } from './node.js';
 
-export interface FastifyMcpOptions extends HttpEngineOptions {
+interface FastifyPluginFields {
   /** The server (an McpServer) to serve. */
   server: ConnectionFactory;
   /** Where the MCP endpoint is mounted (default '/mcp'), under the prefix the plugin is registered with. */
@@ -14,6 +13,8 @@ export interface FastifyMcpOptions extends HttpEngineOptions {
   /** Called with the handler once it is made (its `engine`, and `close()` that Fastify's onClose also calls). */
   onHandler?: (handler: NodeHandler) => void;
 }
+
+export type FastifyMcpOptions = NodeHandlerOptions & FastifyPluginFields;
 
 /**
  * Serves MCP on a Fastify app: `await app.register(fastifyMcp, { server })`. Stateless by default,
@@ -28,7 +29,7 @@ export const fastifyMcp: FastifyPluginAsync<FastifyMcpOptions> = async (app: Fas
   if (auth?.resource !== undefined && !resourcePath(canonicalResource(auth.resource)).endsWith(trimSlash(path))) {
     throw new TypeError(`auth.resource "${auth.resource}" does not end with the mounted path "${path}": tokens are issued for the resource URL, so it must name this endpoint`);
   }
-  const handler = createNodeHandler(server, { stateless: true, ...engineOptions });
+  const handler = createNodeHandler(server, { stateless: true, ...engineOptions } as NodeHandlerOptions);
   onHandler?.(handler);
   // Leave the body unread for the engine, whatever its type.
   app.removeAllContentTypeParsers();

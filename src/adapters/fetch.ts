@@ -1,6 +1,8 @@
 /** Web-standard adapter: (Request) => Promise<Response> for Bun, Deno, Workers, Hono. No protocol rules here. */
 import type { ConnectionFactory } from '../protocol/connection.js';
-import { checkEngineKeys } from '../transports/http/options.js';
+import { checkEngineKeys, positive } from '../transports/http/options.js';
+import { keysOf } from '../util/known-keys.js';
+import type { StreamBufferOptions } from './node.js';
 import { createHttpEngine, DEFAULT_MAX_STREAM_BUFFER_BYTES, type CloseOptions, type HttpEngine } from '../transports/http/engine.js';
 import type { BodyResult, HttpEngineOptions, HttpRequest, HttpResponse } from '../transports/http/types.js';
 
@@ -14,7 +16,7 @@ export interface FetchHandler {
 const encoder = new TextEncoder();
 const INTERNAL_ERROR = '{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}';
 
-export interface FetchHandlerOptions extends HttpEngineOptions {
+interface FetchAdapterOptions extends StreamBufferOptions {
   /**
    * The caller's IP address, for per-client quotas of unauthenticated callers.
    * Default: Deno's `info.remoteAddr.hostname`, Bun's `server.requestIP(request).address`,
@@ -23,11 +25,15 @@ export interface FetchHandlerOptions extends HttpEngineOptions {
   remoteAddress?: (request: Request, context: unknown) => string | undefined;
 }
 
+export type FetchHandlerOptions = HttpEngineOptions & FetchAdapterOptions;
+
+const FETCH_KEYS = keysOf<FetchAdapterOptions>({ remoteAddress: true, maxStreamBufferBytes: true });
+
 export function createFetchHandler(factory: ConnectionFactory, options: FetchHandlerOptions = {}): FetchHandler {
-  checkEngineKeys(options, 'createFetchHandler() options', ['remoteAddress']);
-  const { remoteAddress: addressOf, ...engineOptions } = options;
+  checkEngineKeys(options, 'createFetchHandler() options', FETCH_KEYS);
+  const { remoteAddress: addressOf, maxStreamBufferBytes, ...engineOptions } = options;
   const engine = createHttpEngine(factory, engineOptions);
-  const maxBuffered = options.maxStreamBufferBytes ?? DEFAULT_MAX_STREAM_BUFFER_BYTES;
+  const maxBuffered = positive(maxStreamBufferBytes, DEFAULT_MAX_STREAM_BUFFER_BYTES, 'maxStreamBufferBytes');
   const handler = async (incoming: Request, context?: unknown): Promise<Response> => {
     const url = new URL(incoming.url);
     const controller = new AbortController();

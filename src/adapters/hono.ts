@@ -5,10 +5,8 @@ import type { ConnectionFactory } from '../protocol/connection.js';
 import type { CloseOptions, HttpEngine } from '../transports/http/engine.js';
 import { createFetchHandler, runtimeRemoteAddress, type FetchHandlerOptions } from './fetch.js';
 
-export interface HonoMcpOptions extends FetchHandlerOptions {
-  /** The path of the MCP endpoint (default '/mcp'). */
-  path?: string;
-}
+/** The fetch handler's options; `path` is the MCP endpoint's (default '/mcp'). */
+export type HonoMcpOptions = FetchHandlerOptions;
 
 export interface HonoMcpMiddleware extends MiddlewareHandler {
   readonly engine: HttpEngine;
@@ -22,7 +20,7 @@ export interface HonoMcpMiddleware extends MiddlewareHandler {
  */
 export function mcpHono(server: ConnectionFactory, options: HonoMcpOptions = {}): HonoMcpMiddleware {
   const { path = '/mcp', remoteAddress, ...engineOptions } = options;
-  const handler = createFetchHandler(server, { stateless: true, path, remoteAddress: remoteAddress ?? honoRemoteAddress, ...engineOptions });
+  const handler = createFetchHandler(server, { stateless: true, path, remoteAddress: remoteAddress ?? honoRemoteAddress, ...engineOptions } as FetchHandlerOptions);
   const resource = handler.engine.resource;
   const paths = new Set([path, ...(resource === undefined ? [] : wellKnownPaths(resource)), ...(engineOptions.serverCard === undefined ? [] : [`${path}/server-card`])]);
   const middleware = async (c: Context, next: () => Promise<void>): Promise<Response | undefined> => {

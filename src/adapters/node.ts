@@ -4,7 +4,8 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { canonicalResource, isLoopbackResource } from '../transports/http/auth/resource.js';
 import type { ConnectionFactory } from '../protocol/connection.js';
-import { checkEngineKeys } from '../transports/http/options.js';
+import { checkEngineKeys, positive } from '../transports/http/options.js';
+import { keysOf } from '../util/known-keys.js';
 import { createHttpEngine, DEFAULT_MAX_STREAM_BUFFER_BYTES, type CloseOptions, type HttpEngine } from '../transports/http/engine.js';
 import type { BodyResult, HeaderMap, HttpEngineOptions, HttpRequest, HttpResponse } from '../transports/http/types.js';
 import { nodeBuiltin } from '../util/builtin.js';
@@ -16,11 +17,26 @@ export interface NodeHandler {
   close(options?: CloseOptions): Promise<void>;
 }
 
+/** What an adapter that writes SSE to a socket adds to the engine's options: the engine never holds unsent bytes, the adapter does. */
+export interface StreamBufferOptions {
+  /**
+   * Bytes an SSE response may hold unsent for a slow client (default 8 MiB);
+   * beyond it the connection is dropped (a resumable stream can be resumed).
+   */
+  maxStreamBufferBytes?: number;
+}
+
+export type NodeHandlerOptions = HttpEngineOptions & StreamBufferOptions;
+
+/** The adapter's own keys, taken off before the engine checks the rest. */
+export const STREAM_BUFFER_KEYS = keysOf<StreamBufferOptions>({ maxStreamBufferBytes: true });
+
 /** A `(req, res)` handler for node:http (and Express, whose parsed `req.body` it uses). */
-export function createNodeHandler(factory: ConnectionFactory, options: HttpEngineOptions = {}): NodeHandler {
-  checkEngineKeys(options, 'createNodeHandler() options');
-  const engine = createHttpEngine(factory, options);
-  const maxBuffered = options.maxStreamBufferBytes ?? DEFAULT_MAX_STREAM_BUFFER_BYTES;
+export function createNodeHandler(factory: ConnectionFactory, options: NodeHandlerOptions = {}): NodeHandler {
+  checkEngineKeys(options, 'createNodeHandler() options', STREAM_BUFFER_KEYS);
+  const { maxStreamBufferBytes, ...engineOptions } = options;
+  const engine = createHttpEngine(factory, engineOptions);
+  const maxBuffered = positive(maxStreamBufferBytes, DEFAULT_MAX_STREAM_BUFFER_BYTES, 'maxStreamBufferBytes');
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     // Without a promise when the engine answers at once: a synchronous tool's answer is written in the tick its body ended.
     // respond() never throws, and writes only the first answer.
@@ -248,14 +264,16 @@ function write(res: ServerResponse, response: HttpResponse, maxBuffered: number)
   res.end(body);
 }
 
-export interface ListenOptions extends HttpEngineOptions {
+interface ListenAddress {
   /** Port to listen on (default 0: any free port; read it from the result). */
   port?: number;
   /** Interface to bind (default 127.0.0.1: local clients only). */
   host?: string;
 }
 
-const LISTEN_KEYS = ['port', 'host'] as const satisfies readonly (keyof ListenOptions)[];
+export type ListenOptions = NodeHandlerOptions & ListenAddress;
+
+const LISTEN_KEYS = [...keysOf<ListenAddress>({ port: true, host: true }), ...STREAM_BUFFER_KEYS];
 
 export interface McpHttpListener {
   /** The MCP endpoint URL, e.g. http://127.0.0.1:3000/mcp. */
@@ -294,7 +312,7 @@ export async function listen(factory: ConnectionFactory, options: ListenOptions 
     const auth = engineOptions.auth === undefined ? undefined : { ...engineOptions.auth, resource: servedResource(engineOptions.auth.resource, url, bound) };
     // The server card lists the URL served here unless the caller names the public one.
     const card = engineOptions.serverCard === undefined ? undefined : { url, ...engineOptions.serverCard };
-    handler = createNodeHandler(factory, { ...engineOptions, path, ...(auth === undefined ? {} : { auth }), ...(card === undefined ? {} : { serverCard: card }) });
+    handler = createNodeHandler(factory, { ...engineOptions, path, ...(auth === undefined ? {} : { auth }), ...(card === undefined ? {} : { serverCard: card }) } as NodeHandlerOptions);
   } catch (error) {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     throw error;

@@ -48,7 +48,7 @@ async function main(): Promise<void> {
     }
     const { listen } = await import('../http.js');
     const allowedHosts = ['localhost', '127.0.0.1', '[::1]'].map((name) => `${name}:${publicPort}`);
-    const listener = await listen(server, { port: 0, host: '127.0.0.1', legacySse: true, allowedHosts });
+    const listener = await listen(server, { port: 0, host: '127.0.0.1', legacySse: true, security: { allowedHosts } });
     process.send?.({ ready: listener.port });
     process.on('disconnect', () => process.exit(0));
     return;

@@ -24,7 +24,7 @@ export interface RedisStateOptions extends Omit<RedisStoreOptions, 'subscriber'>
   /** A connected node-redis client (`await createClient({ url }).connect()`). */
   client: RedisClientLike;
   /**
-   * The `requestStateKeys` every instance shares (each at least 32 bytes; the
+   * The `requestState.keys` every instance shares (each at least 32 bytes; the
    * first signs, all verify), so a 2026-07-28 retry may land on any instance.
    */
   stateKeys: readonly StateKey[];
@@ -43,9 +43,13 @@ export interface RedisStateOptions extends Omit<RedisStoreOptions, 'subscriber'>
 export interface RedisState {
   readonly instanceId: string;
   /** Spread into `new McpServer({ ... })`. */
-  readonly server: { bus: NotificationBus; requestStateKeys: readonly StateKey[]; taskStore: TaskStore; taskChannel: TaskChannel };
-  /** Spread into `listen()` / `createNodeHandler()` options. */
-  readonly http: { cluster: HttpClusterOptions; eventStore: RedisEventStore };
+  readonly server: {
+    bus: NotificationBus;
+    requestState: { keys: readonly StateKey[] };
+    tasks: { store: TaskStore; channel: TaskChannel };
+  };
+  /** Spread into `listen()` / `createNodeHandler()` options (its `sessions` group). */
+  readonly http: { sessions: { cluster: HttpClusterOptions; eventStore: RedisEventStore } };
   /** Stops listening (the client stays yours to close). */
   close(): Promise<void>;
 }
@@ -94,8 +98,8 @@ export async function createRedisState(options: RedisStateOptions): Promise<Redi
   await bus.ready();
   return {
     instanceId: channel.instanceId,
-    server: { bus, requestStateKeys: stateKeys, taskStore, taskChannel },
-    http: { cluster: { sessions, channel }, eventStore },
+    server: { bus, requestState: { keys: stateKeys }, tasks: { store: taskStore, channel: taskChannel } },
+    http: { sessions: { cluster: { sessions, channel }, eventStore } },
     close: () => {
       taskStore.close();
       return subscriber.close();

@@ -3,7 +3,7 @@ import { ServerScope } from '../protocol/scopes/server-scope.js';
 import { SUPPORTED_VERSIONS } from '../protocol/wire/versions.js';
 import { parseSessionRecord, type SessionRecord } from '../protocol/wire/session-record.js';
 import type { RequestContext } from '../protocol/request/context.js';
-import type { Logger, ProtocolOptions } from '../protocol/scopes/options.js';
+import type { Logger, ProtocolLimits, ProtocolOptions, RequestStateOptions, ResultOptions, ServerTaskOptions } from '../protocol/scopes/options.js';
 import { McpProtocolHandler } from '../protocol/dispatch/protocol-handler.js';
 import { methodTable } from '../protocol/methods/table.js';
 import { buildServerMetadata, type McpServerMetadata } from '../protocol/wire/metadata.js';
@@ -22,14 +22,28 @@ import type { McpTransport } from '../transports/transport.js';
 import { Authoring } from './authoring.js';
 import { ExtensionSet, type ExtensionOptions, type ExtensionSettings } from '../protocol/extensions.js';
 import { taskOptionsOf, TASKS_EXTENSION } from '../protocol/scopes/task-runtime.js';
-import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
+import { refuseUnknownKeysIn, shapeOf } from '../util/known-keys.js';
 import { SkillCatalog } from '../skills/catalog.js';
 import { SKILLS_EXTENSION } from '../skills/format/verify.js';
 import { checkOptions, type SkillSource, type SkillsOptions } from '../skills/options.js';
 import { RegistrationError } from '../registries/checks.js';
 
-/** The server's name, version and the rest of its `Implementation` (serverInfo) come first. */
-export interface McpServerConfig extends ProtocolOptions, Implementation {
+/** The server's limits: the protocol's, and the URIs its resource registry matches. */
+export interface McpServerLimits extends ProtocolLimits {
+  /**
+   * The longest URI `resources/read` matches against resource templates (default 8192
+   * UTF-16 code units); a longer one gets the revision's resource-not-found error.
+   */
+  maxUriLength?: number;
+}
+
+/**
+ * The server's name, version and the rest of its `Implementation` (serverInfo) come first;
+ * what it runs with is grouped by concern (`limits`, `results`, `requestState`, `tasks`).
+ */
+export interface McpServerConfig extends Omit<ProtocolOptions, 'limits'>, Implementation {
+  /** Bounds on what one peer can make the server hold or wait for. */
+  limits?: McpServerLimits;
   /** Guidance for the model about how to use this server. */
   instructions?: string;
   /** The transport `start()` connects. `connect()` attaches more. */
@@ -41,25 +55,29 @@ export interface McpServerConfig extends ProtocolOptions, Implementation {
   /** The notification bus (default: in memory); share one across processes to fan changes out. */
   bus?: NotificationBus;
   /**
-   * The longest URI `resources/read` matches against resource templates (default 8192
-   * UTF-16 code units); a longer one gets the revision's resource-not-found error.
-   */
-  maxUriLength?: number;
-  /**
    * Refuse tool names outside the MCP tool-name rules (1-128 characters of A-Z a-z 0-9 _ - .)
    * at registration (default true). Set false to allow other names (clients may reject them).
    */
   strictToolNames?: boolean;
 }
 
-const SERVER_KEYS = keysOf<McpServerConfig>({
-  name: true, version: true, title: true, description: true, websiteUrl: true, icons: true, instructions: true,
-  transport: true, logger: true, capabilities: true, bus: true, maxUriLength: true, strictToolNames: true,
-  pageSize: true, requestTimeoutMs: true, clientRequestTimeoutMs: true, maskErrors: true, maxBatchSize: true, protocolVersions: true,
-  cacheHints: true, serverInfoInMeta: true, requestStateKeys: true, requestStateTtlMs: true, taskStore: true, taskChannel: true,
-  taskInputTimeoutMs: true, maxSubscriptionsPerSession: true, maxSubscriptionBytesPerSession: true, maxPendingClientRequests: true,
-  maxPendingClientRequestBytes: true,
-});
+const SERVER_KEYS = shapeOf<McpServerConfig>(
+  {
+    name: true, version: true, title: true, description: true, websiteUrl: true, icons: true, instructions: true,
+    transport: true, logger: true, capabilities: true, bus: true, strictToolNames: true, protocolVersions: true,
+    limits: true, results: true, requestState: true, tasks: true,
+  },
+  {
+    limits: shapeOf<McpServerLimits>({
+      maxBatchSize: true, maxUriLength: true, requestTimeoutMs: true, clientRequestTimeoutMs: true, maxSubscriptionsPerSession: true,
+      maxSubscriptionBytesPerSession: true, maxPendingClientRequests: true, maxPendingClientRequestBytes: true,
+    }),
+    results: shapeOf<ResultOptions>({ pageSize: true, maskErrors: true, cacheHints: true, serverInfoInMeta: true }),
+    requestState: shapeOf<RequestStateOptions>({ keys: true, ttlMs: true }),
+    tasks: shapeOf<ServerTaskOptions>({ store: true, channel: true, inputTimeoutMs: true }),
+  },
+);
+
 
 const stderrLogger: Logger = {
   error: (message, ...args) => console.error(message, ...args),
@@ -102,12 +120,16 @@ export class McpServer extends Authoring implements ConnectionFactory {
     if (typeof config?.name !== 'string' || typeof config.version !== 'string') {
       throw new TypeError('McpServer needs a config with a string name and version');
     }
-    refuseUnknownKeys(config, SERVER_KEYS, 'new McpServer() config');
+    refuseUnknownKeysIn(config, SERVER_KEYS, 'new McpServer() config');
+    // A channel carries task changes between instances sharing one store: without that store it carries nothing.
+    if (config.tasks?.channel !== undefined && config.tasks.store === undefined) {
+      throw new TypeError('tasks.channel needs tasks.store: the channel carries task changes between the instances sharing that store');
+    }
     this.config = config;
-    if (config.maxUriLength !== undefined) this.resources.maxUriLength = config.maxUriLength;
+    if (config.limits?.maxUriLength !== undefined) this.resources.maxUriLength = config.limits.maxUriLength;
     if (config.strictToolNames === false) this.tools.strictNames = false;
     // A key ring that cannot sign is a configuration error: refuse it now, not at the first MRTR round.
-    if (config.requestStateKeys !== undefined) stateKeyRing(config);
+    if (config.requestState?.keys !== undefined) stateKeyRing(config.requestState);
     const logger = config.logger ?? stderrLogger;
     this.#bus = config.bus ?? new MemoryNotificationBus({ onListenerError: (error) => logger.error?.('mcpkit: a notification bus listener failed', error) });
     this.#scope = new ServerScope({
@@ -236,7 +258,7 @@ export class McpServer extends Authoring implements ConnectionFactory {
     return this.config.protocolVersions ?? SUPPORTED_VERSIONS;
   }
 
-  /** Most messages in one JSON-RPC batch (`maxBatchSize`, default 100). */
+  /** Most messages in one JSON-RPC batch (`limits.maxBatchSize`, default 100). */
   get maxBatchSize(): number {
     return this.#scope.maxBatchSize;
   }
@@ -244,7 +266,7 @@ export class McpServer extends Authoring implements ConnectionFactory {
   /** Opens a protocol connection (transports call this; one per stdio process or HTTP session). */
   /** True when `requestState` is signed with configured keys that other instances can share. */
   hasSharedStateKey(): boolean {
-    return hasSharedStateKey(this.config);
+    return hasSharedStateKey(this.config.requestState);
   }
 
   openConnection(options: ConnectionOptions = {}): McpConnection {

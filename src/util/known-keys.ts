@@ -85,3 +85,70 @@ export function refuseUnknownKeys(
     if (!known.includes(key)) throw error(unknownKeyMessage(key, where, known));
   }
 }
+
+/**
+ * The keys of an options object and of the option groups nested in it (`limits`, `security`, …):
+ * each group is checked only when it is given as an object (`cors: true` is not).
+ */
+export interface KeyShape {
+  readonly keys: readonly string[];
+  readonly nested?: Readonly<Record<string, KeyShape>>;
+}
+
+/** A `KeyShape` from a typed key list and the shapes of its nested groups. */
+export function shapeOf<T>(list: KeyList<T>, nested?: { readonly [K in AllKeys<T>]?: KeyShape }): KeyShape {
+  return Object.freeze({ keys: keysOf<T>(list), ...(nested === undefined ? {} : { nested: Object.freeze({ ...nested } as Record<string, KeyShape>) }) });
+}
+
+/** Every key below `shape`'s own, with its full path (`limits.maxBodyBytes`). */
+function keysBelow(shape: KeyShape, prefix: string, into: { key: string; path: string }[] = []): { key: string; path: string }[] {
+  for (const [group, inner] of Object.entries(shape.nested ?? {})) {
+    for (const key of inner.keys) into.push({ key, path: `${prefix}${group}.${key}` });
+    keysBelow(inner, `${prefix}${group}.`, into);
+  }
+  return into;
+}
+
+/**
+ * Where `key` (or the key nearest to it) lives below `shape`: the hint for a key given at the wrong
+ * level (`maxBodyBytes` → `limits.maxBodyBytes`, `pageSzie` → `results.pageSize`).
+ */
+function pathBelow(shape: KeyShape, key: string, prefix: string): string | undefined {
+  const below = keysBelow(shape, prefix);
+  const exact = below.find((entry) => entry.key === key);
+  if (exact !== undefined) return exact.path;
+  const near = nearestKey(key, below.map((entry) => entry.key));
+  return near === undefined ? undefined : below.find((entry) => entry.key === near)!.path;
+}
+
+/**
+ * `refuseUnknownKeys` at every level of `shape`: the message names the full path
+ * (`limits.maxBodyByte`) and the nearest valid one (`limits.maxBodyBytes`), or, for a key
+ * that belongs in a group (`maxBodyBytes` at the top), where it goes.
+ */
+export function refuseUnknownKeysIn(
+  value: unknown,
+  shape: KeyShape,
+  where: string,
+  error: (message: string) => Error = (message) => new TypeError(message),
+  prefix = '',
+): void {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
+  const o = value as Record<string, unknown>;
+  for (const key of Object.keys(o)) {
+    if (shape.keys.includes(key)) continue;
+    const shown = key.length > MAX_COMPARED ? `${key.slice(0, MAX_COMPARED)}…` : key;
+    const near = nearestKey(key, shape.keys);
+    const moved = near === undefined ? pathBelow(shape, key, prefix) : undefined;
+    const hint =
+      near !== undefined
+        ? `did you mean \`${prefix}${near}\`?`
+        : moved !== undefined
+          ? `did you mean \`${moved}\`?`
+          : `valid options: ${shape.keys.map((k) => `\`${prefix}${k}\``).join(', ')}`;
+    throw error(`unknown option \`${prefix}${shown}\` in ${where} — ${hint}`);
+  }
+  for (const [group, inner] of Object.entries(shape.nested ?? {})) {
+    refuseUnknownKeysIn(o[group], inner, where, error, `${prefix}${group}.`);
+  }
+}

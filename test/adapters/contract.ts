@@ -48,7 +48,7 @@ export function adapterContract(name: string, start: StartAdapter): void {
     });
 
     it('holds bodies and batches to their limits (413, 400) and parse errors to -32700, without stacks', async () => {
-      const s = await serve(buildServer(undefined, { maxBatchSize: 4 }).server, { maxBodyBytes: 4096 });
+      const s = await serve(buildServer(undefined, { limits: { maxBatchSize: 4 } }).server, { limits: { maxBodyBytes: 4096 } });
       const session = await openSession(s.url);
       const big = await post(s.url, rpc(1, 'tools/list', { pad: 'x'.repeat(5000) }), sessionHeaders(session));
       expect(big.status).toBe(413);

@@ -41,7 +41,7 @@ describe('refusing to start', () => {
     expect(make({ resource: 'https://mcp.example.com/mcp?tenant=1' })).toThrow(/query string/);
     expect(make({})).toThrow(/auth.resource is required/);
     expect(make({ resource: 'https://mcp.example.com/mcp', authorizationServers: [] })).toThrow(/at least one authorization server/);
-    expect(() => createNodeHandler(protectedServer(), { auth: { resource: 'https://m.example/mcp', authorizationServers: ['https://a.example'], verify }, authenticate: () => undefined })).toThrow(/not both/);
+    expect(() => createNodeHandler(protectedServer(), { auth: { resource: 'https://m.example/mcp', authorizationServers: ['https://a.example'], verify }, authenticate: () => undefined } as never)).toThrow(/not both/);
   });
 
   it('accepts a resource with upper-case scheme and host or a trailing slash, and serves it canonically', async () => {

@@ -44,7 +44,7 @@ export async function startProtected(
     keepAliveMs: 0,
     ...listenOptions,
     auth: { authorizationServers: [as.issuer], verify: jwtVerifier(), ...auth },
-  });
+  } as ListenOptions);
   return {
     as,
     mcp,

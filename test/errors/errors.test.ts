@@ -102,7 +102,7 @@ describe('tool failures are results the model can read', () => {
   });
 
   it('with maskErrors: true a plain Error becomes "Internal error"', async () => {
-    const h = harness(makeServer({ maskErrors: true }).server);
+    const h = harness(makeServer({ results: { maskErrors: true } }).server);
     expect(await h.request('tools/call', { name: 'boom', arguments: {} })).toStrictEqual({
       jsonrpc: '2.0',
       id: 1,
@@ -111,7 +111,7 @@ describe('tool failures are results the model can read', () => {
   });
 
   it.each([false, true])('a ToolError keeps its message (maskErrors: %s)', async (maskErrors) => {
-    const h = harness(makeServer({ maskErrors }).server);
+    const h = harness(makeServer({ results: { maskErrors } }).server);
     expect(await h.request('tools/call', { name: 'refuse' })).toStrictEqual({
       jsonrpc: '2.0',
       id: 1,
@@ -120,7 +120,7 @@ describe('tool failures are results the model can read', () => {
   });
 
   it.each([false, true])('arguments that fail the input schema answer isError:true (maskErrors: %s)', async (maskErrors) => {
-    const h = harness(makeServer({ maskErrors }).server);
+    const h = harness(makeServer({ results: { maskErrors } }).server);
     const response = await h.request('tools/call', { name: 'echo', arguments: { text: 5 } });
     const result = response['result'] as { isError: boolean; content: { type: string; text: string }[] };
     expect(Object.keys(response).sort()).toEqual(['id', 'jsonrpc', 'result']);

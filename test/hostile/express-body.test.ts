@@ -77,7 +77,7 @@ describe.each(parsers)('with parser: %s', (parser) => {
   });
 
   it('holds the body to maxBodyBytes', async () => {
-    const url = await serve(parser, { maxBodyBytes: 1000 });
+    const url = await serve(parser, { limits: { maxBodyBytes: 1000 } });
     const big = JSON.stringify(rpc(1, 'tools/call', { name: 'echo', arguments: { text: 'x'.repeat(2000) } }));
     const answer = await send(url, big);
     expect(answer.status).toBe(413);
@@ -85,7 +85,7 @@ describe.each(parsers)('with parser: %s', (parser) => {
   });
 
   it('holds a batch to maxBatchSize', async () => {
-    const url = await serve(parser, {}, { maxBatchSize: 2 });
+    const url = await serve(parser, {}, { limits: { maxBatchSize: 2 } });
     const batch = JSON.stringify([rpc(1, 'tools/list'), rpc(2, 'tools/list'), rpc(3, 'tools/list')]);
     const answer = await send(url, batch);
     expect(answer.status).toBe(400);
@@ -95,7 +95,7 @@ describe.each(parsers)('with parser: %s', (parser) => {
 
 describe('a parsed body without Content-Length', () => {
   it('is held to maxBodyBytes by its size serialised again (chunked upload)', async () => {
-    const url = await serve('json-10mb', { maxBodyBytes: 1000 });
+    const url = await serve('json-10mb', { limits: { maxBodyBytes: 1000 } });
     const big = JSON.stringify(rpc(1, 'tools/call', { name: 'echo', arguments: { text: 'x'.repeat(2000) } }));
     const response = await fetch(url, {
       method: 'POST',

@@ -56,7 +56,7 @@ describe('express.json() in front, chunked bodies', () => {
     const { server, gates } = buildServer();
     const app = express();
     app.use(express.json({ limit: '10mb' }));
-    mountMcpHttp(app, server, { maxInflightBytesPerClient: 20_000 });
+    mountMcpHttp(app, server, { limits: { maxInflightBytesPerClient: 20_000 } });
     httpServer = app.listen(0, '127.0.0.1');
     await new Promise<void>((resolve) => httpServer!.once('listening', () => resolve()));
     const url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`;

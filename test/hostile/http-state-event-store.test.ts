@@ -187,7 +187,7 @@ describe.each(adapters)('event store quotas over HTTP (%s adapter)', (_name, sta
   it("one session's flood of logging evicts only its own events; the other session resumes to its result", async () => {
     const { server: mcp, gates } = buildServer();
     const store = new MemoryEventStore({ maxBytesPerOwner: 1024 * 1024, maxBytes: 3 * 1024 * 1024 });
-    server = await start(mcp, { eventStore: store });
+    server = await start(mcp, { sessions: { eventStore: store } });
     const victim = await openSession(server.url);
     const resumeFrom = await droppedSteps(server.url, victim, 'v', gates);
 
@@ -213,7 +213,7 @@ describe.each(adapters)('event store quotas over HTTP (%s adapter)', (_name, sta
     const { server: mcp, gates } = buildServer();
     const MiB = 1024 * 1024;
     const store = new MemoryEventStore({ maxBytesPerOwner: MiB, maxBytesPerClient: 2 * MiB, maxBytes: 3 * MiB });
-    server = await start(mcp, { eventStore: store });
+    server = await start(mcp, { sessions: { eventStore: store } });
     // Client A (127.0.0.2) floods from three sessions: without a client quota they would fill the 3 MiB total.
     const fromA = (body: unknown, headers: Record<string, string> = {}) => requestFrom(server!.url, { localAddress: '127.0.0.2', headers, body });
     for (let i = 0; i < 3; i++) {
@@ -240,7 +240,7 @@ describe.each(adapters)('event store quotas over HTTP (%s adapter)', (_name, sta
   it("releases a session's events when it is deleted or expires", async () => {
     const { server: mcp, gates } = buildServer();
     const store = new MemoryEventStore();
-    server = await start(mcp, { eventStore: store, sessionIdleTimeoutMs: 200 });
+    server = await start(mcp, { sessions: { eventStore: store, idleTimeoutMs: 200 } });
     const deleted = await openSession(server.url);
     await droppedSteps(server.url, deleted, 'd', gates);
     const expiring = await openSession(server.url);

@@ -84,7 +84,7 @@ const adapters: [string, Start][] = [
 describe.each(adapters)('legacy SSE requests in flight (%s adapter)', (_name, start) => {
   it('bounds the count per session with 429; other sessions go on; the session recovers when they finish', async () => {
     const { server: mcp, gates } = buildServer();
-    server = await start(mcp, { legacySse: true, maxRequestsPerSession: 3 });
+    server = await start(mcp, { legacySse: true, limits: { maxRequestsPerSession: 3 } });
     const client = await connect(server.url);
     for (let i = 1; i <= 3; i++) expect((await post(client.endpoint, waitCall(i, `c${i}`))).status).toBe(202);
     await started(gates, ['c1', 'c2', 'c3']);
@@ -123,6 +123,6 @@ describe.each(adapters)('legacy SSE requests in flight (%s adapter)', (_name, st
 
   it('rejects a limit that is not a positive number at construction', async () => {
     await expect(start(buildServer().server, { legacySse: { maxInflightBytes: 0 } })).rejects.toThrow(/legacySse.maxInflightBytes must be a positive number/);
-    await expect(start(buildServer().server, { maxRequestsPerSession: Number.NaN })).rejects.toThrow(/maxRequestsPerSession must be a positive number/);
+    await expect(start(buildServer().server, { limits: { maxRequestsPerSession: Number.NaN } })).rejects.toThrow(/maxRequestsPerSession must be a positive number/);
   });
 });

@@ -23,7 +23,7 @@ server.tool('shout', { input: { type: 'object', properties: { text: { type: 'str
   return 'done';
 });
 const { store, ...options } = JSON.parse(process.env.OPTIONS);
-const handler = createNodeHandler(server, { ...options, keepAliveMs: 0, eventStore: new MemoryEventStore(store) });
+const handler = createNodeHandler(server, { ...options, keepAliveMs: 0, sessions: { eventStore: new MemoryEventStore(store) } });
 const http = createServer((req, res) => {
   if (req.url === '/heap') {
     for (let i = 0; i < 4; i++) globalThis.gc();
@@ -72,7 +72,7 @@ const SESSIONS = 30;
 
 describe('event store memory after GC', () => {
   it('returns to the baseline once the sessions that filled it have ended', async () => {
-    const base = await startChild({ maxSessionsPerClient: SESSIONS, store: {} });
+    const base = await startChild({ limits: { maxSessionsPerClient: SESSIONS }, store: {} });
     const url = `${base}/mcp`;
     await shoutingSession(url, 1_000, 1); // warm up code paths
     const before = await heap(base);
@@ -86,7 +86,7 @@ describe('event store memory after GC', () => {
   });
 
   it('holds no more than maxBytes while the sessions live', async () => {
-    const base = await startChild({ maxSessionsPerClient: SESSIONS, store: { maxBytes: 6 * MB } });
+    const base = await startChild({ limits: { maxSessionsPerClient: SESSIONS }, store: { maxBytes: 6 * MB } });
     const url = `${base}/mcp`;
     await shoutingSession(url, 1_000, 1);
     const before = await heap(base);

@@ -28,7 +28,7 @@ const waitCall = (id: number, gate: string): unknown => rpc(id, 'tools/call', { 
 describe.each(ADAPTERS)('requests running per session (%s adapter)', (_name, start) => {
   it('answers 429 beyond maxRequestsPerSession; notifications pass; other sessions go on; the session recovers', async () => {
     const { server: mcp, gates } = buildServer();
-    server = await start(mcp, { maxRequestsPerSession: 2 });
+    server = await start(mcp, { limits: { maxRequestsPerSession: 2 } });
     const session = await openSession(server.url);
     const running = [post(server.url, waitCall(1, 'r1'), sessionHeaders(session)), post(server.url, waitCall(2, 'r2'), sessionHeaders(session))];
     await eventually(() => gates.waiting('r1') && gates.waiting('r2'));
@@ -65,7 +65,7 @@ describe.each(ADAPTERS)('requests running per session (%s adapter)', (_name, sta
 
   it('lets the answer to an elicitation through while the session is at its limit', async () => {
     const { server: mcp } = buildServer();
-    server = await start(mcp, { maxRequestsPerSession: 1 });
+    server = await start(mcp, { limits: { maxRequestsPerSession: 1 } });
     const session = await openSession(server.url, { elicitation: {} });
     const call = await post(server.url, rpc(1, 'tools/call', { name: 'elicit', arguments: {} }), sessionHeaders(session));
     expect(call.headers.get('content-type')).toBe('text/event-stream');

@@ -66,7 +66,7 @@ async function until(check: () => boolean): Promise<void> {
 describe.each(ADAPTERS)('request bytes in flight per client (%s adapter)', (_name, start) => {
   it('refuses a client whose running requests hold the limit (429, -32600), serves another client, and frees on completion', async () => {
     const { server: mcp, gates } = buildServer();
-    server = await start(mcp, { maxInflightBytesPerClient: 20_000 });
+    server = await start(mcp, { limits: { maxInflightBytesPerClient: 20_000 } });
     const first = call(1, 'wait', { gate: 'a' }, 8_000);
     const second = call(2, 'wait', { gate: 'b' }, 8_000);
     const answers = [send(server.url, first), send(server.url, second)];
@@ -102,7 +102,7 @@ describe.each(ADAPTERS)('request bytes in flight per client (%s adapter)', (_nam
   });
 
   it('admits one request of any size when the client has nothing in flight', async () => {
-    server = await start(buildServer().server, { maxInflightBytesPerClient: 1_000 });
+    server = await start(buildServer().server, { limits: { maxInflightBytesPerClient: 1_000 } });
     for (let i = 0; i < 3; i++) {
       const answer = await send(server.url, call(i, 'echo', { text: 'big' }, 5_000));
       expect(answer.status).toBe(200);
@@ -111,7 +111,7 @@ describe.each(ADAPTERS)('request bytes in flight per client (%s adapter)', (_nam
 
   it('also counts legacy sessions: a held session request is charged to its client', async () => {
     const { server: mcp, gates } = buildServer();
-    server = await start(mcp, { maxInflightBytesPerClient: 20_000 });
+    server = await start(mcp, { limits: { maxInflightBytesPerClient: 20_000 } });
     const opened = await requestFrom(server.url, {
       body: { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'r', version: '1' } } },
     });

@@ -44,7 +44,7 @@ type Store = 'memory' | 'redis';
 
 /** The server's parts for one store: the McpServer config and the engine options. */
 async function stateFor(store: Store): Promise<{ server: Record<string, unknown>; http: HttpEngineOptions }> {
-  if (store === 'memory') return { server: { taskStore: new MemoryTaskStore({ maxTasksPerOwner: TASKS }) }, http: {} };
+  if (store === 'memory') return { server: { tasks: { store: new MemoryTaskStore({ maxTasksPerOwner: TASKS }) } }, http: {} };
   const client = createClient({ url: redis.url });
   client.on('error', () => undefined);
   await client.connect();
@@ -61,7 +61,7 @@ async function serve(start: (typeof ADAPTERS)[number][1], store: Store, options:
   const mcp = new McpServer({ name: 'proxy-quotas', version: '1.0.0', ...state.server });
   mcp.tool('hang', { input: none, task: 'optional' }, (_args, ctx) => new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('stopped')))));
   mcp.tool('whoami', { input: none }, (_args, ctx) => `${ctx.requestInfo?.clientAddress ?? '?'} ${ctx.requestInfo?.remoteAddress ?? '?'}`);
-  const server = await start(mcp, { maxSessionsPerClient: SESSIONS, ...state.http, ...options });
+  const server = await start(mcp, { limits: { maxSessionsPerClient: SESSIONS }, ...state.http, ...options } as HttpEngineOptions);
   cleanups.push(() => server.close());
   const proxy = await startReverseProxy(server.url);
   cleanups.push(() => proxy.close());
@@ -125,7 +125,7 @@ describe.each(ADAPTERS)('trustProxy (%s adapter)', (_name, start) => {
       ['the proxy\'s address', ['127.0.0.1']],
       ['a CIDR range as one string', '127.0.0.0/8, ::1'],
     ] as const)('trusted by %s: one client behind the proxy exhausting its quotas leaves the other unaffected', async (_how, trustProxy) => {
-      const { proxy } = await serve(start, store, { trustProxy });
+      const { proxy } = await serve(start, store, { security: { trustProxy } });
       await exhaust(proxy.url);
       expectSession(await initialize(proxy.url, '127.0.0.3'));
       expect((await modernCall(proxy.url, '127.0.0.3', 'hang'))['result']).toMatchObject({ resultType: 'task' });
@@ -134,7 +134,7 @@ describe.each(ADAPTERS)('trustProxy (%s adapter)', (_name, start) => {
     });
 
     it('a spoofed X-Forwarded-For or Forwarded from a peer that is not trusted changes nothing', async () => {
-      const { server } = await serve(start, store, { trustProxy: ['127.0.0.1'] });
+      const { server } = await serve(start, store, { security: { trustProxy: ['127.0.0.1'] } });
       let spoof = 10;
       // Straight to the server from 127.0.0.2, claiming a fresh address each time: still one client.
       await exhaust(server.url, '127.0.0.2', () => ({ 'x-forwarded-for': `127.0.0.${spoof++}`, forwarded: `for=127.0.0.${spoof++}` }));
@@ -155,7 +155,7 @@ describe('the balancer\'s public Host', () => {
   it('is refused with a 403 that says the defaults hold for the local port only, and served once in allowedHosts', async () => {
     const start = ADAPTERS[0]![1];
     const mcp = new McpServer({ name: 'proxy-host', version: '1.0.0' });
-    const direct = await start(mcp, { trustProxy: 1 });
+    const direct = await start(mcp, { security: { trustProxy: 1 } });
     cleanups.push(() => direct.close());
     const proxy = await startReverseProxy(direct.url, { preserveHost: true });
     cleanups.push(() => proxy.close());
@@ -174,7 +174,7 @@ describe('the balancer\'s public Host', () => {
       },
     });
 
-    const listed = await start(mcp, { trustProxy: 1, allowedHosts: ['127.0.0.1'] });
+    const listed = await start(mcp, { security: { trustProxy: 1, allowedHosts: ['127.0.0.1'] } });
     cleanups.push(() => listed.close());
     const through = await startReverseProxy(listed.url, { preserveHost: true });
     cleanups.push(() => through.close());

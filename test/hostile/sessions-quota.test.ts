@@ -41,7 +41,7 @@ function expectTooMany(response: RawResponse, limit: number): void {
 
 describe.each(ADAPTERS)('sessions per client (%s adapter)', (_name, start) => {
   it('caps an unauthenticated address; another address still gets in; DELETE frees a slot', async () => {
-    server = await start(buildServer().server, { maxSessionsPerClient: 3 });
+    server = await start(buildServer().server, { limits: { maxSessionsPerClient: 3 } });
     const mine = [];
     for (let i = 0; i < 3; i++) mine.push(sessionOf(await initialize(server.url)));
     expectTooMany(await initialize(server.url), 3);
@@ -54,7 +54,7 @@ describe.each(ADAPTERS)('sessions per client (%s adapter)', (_name, start) => {
   });
 
   it('caps a principal wherever it connects from; other principals and addresses are unaffected', async () => {
-    server = await start(buildServer().server, { maxSessionsPerClient: 2, authenticate: bearerAuth });
+    server = await start(buildServer().server, { limits: { maxSessionsPerClient: 2 }, authenticate: bearerAuth });
     sessionOf(await initialize(server.url, '127.0.0.1', { authorization: 'Bearer alice-1' }));
     sessionOf(await initialize(server.url, '127.0.0.2', { authorization: 'Bearer alice-2' }));
     expectTooMany(await initialize(server.url, '127.0.0.3', { authorization: 'Bearer alice-3' }), 2);
@@ -63,7 +63,7 @@ describe.each(ADAPTERS)('sessions per client (%s adapter)', (_name, start) => {
   });
 
   it('keeps the global cap: 503 with -32603 once the server is full, whoever asks', async () => {
-    server = await start(buildServer().server, { maxSessions: 2, maxSessionsPerClient: 5 });
+    server = await start(buildServer().server, { limits: { maxSessions: 2, maxSessionsPerClient: 5 } });
     sessionOf(await initialize(server.url, '127.0.0.1'));
     sessionOf(await initialize(server.url, '127.0.0.2'));
     const full = await initialize(server.url, '127.0.0.3');
@@ -86,7 +86,7 @@ describe('the finding: one client opening sessions in a loop (node adapter, defa
 
 describe('legacy SSE sessions count against the same quota', () => {
   it('refuses GET /sse with 429 beyond the cap, before any stream opens', async () => {
-    server = await startNode(buildServer().server, { legacySse: true, maxSessionsPerClient: 2 });
+    server = await startNode(buildServer().server, { legacySse: true, limits: { maxSessionsPerClient: 2 } });
     const controller = new AbortController();
     const open = (): Promise<Response> => fetch(new URL('/sse', server!.url), { headers: { accept: 'text/event-stream' }, signal: controller.signal });
     for (const stream of [await open(), await open()]) {

@@ -15,9 +15,9 @@ import { expectValidWire } from '../support/wire-schema.js';
 import { DEFAULT_REVISION, harness } from '../support/wire.js';
 import { heapAfterGc, sdkRefusal, type Json } from './tasks-support.js';
 
-function build(options: { maxSubscriptionsPerSession?: number; maxSubscriptionBytesPerSession?: number } = {}): McpServer {
+function build(options: { limits?: { maxSubscriptionsPerSession?: number; maxSubscriptionBytesPerSession?: number } } = {}): McpServer {
   // Batches of 1,000 subscriptions: above the default batch limit.
-  const server = new McpServer({ name: 'subscriptions', version: '1.0.0', maxBatchSize: 2000, ...options });
+  const server = new McpServer({ name: 'subscriptions', version: '1.0.0', limits: { maxBatchSize: 2000, ...options.limits } });
   server.resource('mem://greeting', { name: 'greeting' }, () => 'hello');
   server.resourceTemplate('mem://items/{id}', { name: 'item' }, (_uri, vars) => `item ${String(vars['id'])}`);
   return server;
@@ -27,7 +27,7 @@ let listener: McpHttpListener;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  listener = await listen(build({ maxSubscriptionsPerSession: 3, maxSubscriptionBytesPerSession: 100 }), { port: 0, host: '127.0.0.1', keepAliveMs: 0 });
+  listener = await listen(build({ limits: { maxSubscriptionsPerSession: 3, maxSubscriptionBytesPerSession: 100 } }), { port: 0, host: '127.0.0.1', keepAliveMs: 0 });
 });
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
@@ -110,7 +110,7 @@ describe('resources/subscribe over stdio', () => {
 
 describe('a session\'s subscriptions end with it', () => {
   it('closing the connection releases every subscription, and memory returns after GC', async () => {
-    const server = build({ maxSubscriptionBytesPerSession: 1024 * 1024 });
+    const server = build({ limits: { maxSubscriptionBytesPerSession: 1024 * 1024 } });
     const before = heapAfterGc();
     for (let s = 0; s < 20; s++) {
       const h = harness(server);
@@ -129,7 +129,7 @@ describe('a session\'s subscriptions end with it', () => {
 
 describe('subscriptions/listen (2026-07-28)', () => {
   it('bounds the resourceSubscriptions of one stream like a session\'s', async () => {
-    const modern = await listen(build({ maxSubscriptionsPerSession: 2 }), { port: 0, host: '127.0.0.1', keepAliveMs: 0 });
+    const modern = await listen(build({ limits: { maxSubscriptionsPerSession: 2 } }), { port: 0, host: '127.0.0.1', keepAliveMs: 0 });
     try {
       const response = await modernRequest(modern.url, 1, 'subscriptions/listen', { notifications: { resourceSubscriptions: ['mem://items/1', 'mem://items/2', 'mem://items/3'] } });
       const message = response.messages.at(-1) as Json;

@@ -19,7 +19,7 @@ let listener: McpHttpListener;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  const server = new McpServer({ name: 'outbound', version: '1.0.0', maxPendingClientRequests: 2, maxPendingClientRequestBytes: 2000 });
+  const server = new McpServer({ name: 'outbound', version: '1.0.0', limits: { maxPendingClientRequests: 2, maxPendingClientRequestBytes: 2000 } });
   server.tool('ask', { input: { type: 'object', properties: { size: { type: 'integer' } }, required: ['size'] } }, async ({ size }, ctx) => {
     const answer = await ctx.elicit({ message: 'm'.repeat(Number(size)), requestedSchema: { type: 'object', properties: {} } });
     return answer.action;

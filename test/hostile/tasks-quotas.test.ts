@@ -20,7 +20,7 @@ const aborted: string[] = [];
 
 async function serve(storeOptions: MemoryTaskStoreOptions, config: Partial<McpServerConfig> = {}): Promise<{ url: string; store: MemoryTaskStore }> {
   const store = new MemoryTaskStore(storeOptions);
-  const server = new McpServer({ name: 'tasks-quotas', version: '1.0.0', taskStore: store, ...config });
+  const server = new McpServer({ name: 'tasks-quotas', version: '1.0.0', tasks: { store: store }, ...config });
   server.tool('hang', { input: none, task: 'optional' }, (_args, ctx) => new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('stopped')))));
   server.tool('big', { input: sized, task: 'optional' }, ({ size }) => 'x'.repeat(Number(size)));
   server.tool('ask', { input: sized, task: 'optional' }, async ({ size }, ctx) => {
@@ -80,7 +80,7 @@ describe('per-owner task quotas', () => {
 
 describe('unauthenticated owners', () => {
   it('are told apart by remote address (fetch adapter): one address at its quota does not block another', async () => {
-    const server = new McpServer({ name: 'tasks-by-address', version: '1.0.0', taskStore: new MemoryTaskStore({ maxTasksPerOwner: 2 }) });
+    const server = new McpServer({ name: 'tasks-by-address', version: '1.0.0', tasks: { store: new MemoryTaskStore({ maxTasksPerOwner: 2 }) } });
     server.tool('hang', { input: none, task: 'optional' }, (_args, ctx) => new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('stopped')))));
     const handler = createFetchHandler(server, { path: '/mcp', remoteAddress: (request) => request.headers.get('x-test-address') ?? undefined });
     let id = 1;
@@ -163,10 +163,10 @@ describe('task bytes', () => {
 
 describe('input_required timeout', () => {
   it('a task nobody answers fails with a clear error, its handler aborted and its question dropped', async () => {
-    const { url } = await serve({}, { taskInputTimeoutMs: 100 });
+    const { url } = await serve({}, { tasks: { inputTimeoutMs: 100 } });
     const created = await modernResult(url, 'tools/call', { name: 'ask', arguments: { size: 3 } }, { user: 'alice' });
     const task = await settled(url, String(created['taskId']), 'alice');
-    const message = 'Task input timed out: the client did not answer elicitation/create within 100 ms (taskInputTimeoutMs), so the task failed';
+    const message = 'Task input timed out: the client did not answer elicitation/create within 100 ms (tasks.inputTimeoutMs), so the task failed';
     expect(task['status']).toBe('failed');
     expect(task['error']).toEqual({ code: -32603, message, data: { timeoutMs: 100 } });
     expect('inputRequests' in task).toBe(false);

@@ -32,7 +32,7 @@ function build(config: Partial<ConstructorParameters<typeof McpServer>[0]> = {})
 
 let listener: McpHttpListener;
 beforeAll(async () => {
-  listener = await listen(build(), { port: 0, keepAliveMs: 0, stateless: true, maxBodyBytes: 1 << 20 });
+  listener = await listen(build(), { port: 0, keepAliveMs: 0, stateless: true, limits: { maxBodyBytes: 1 << 20 } });
 });
 afterAll(async () => {
   await listener.close({ graceMs: 0 });
@@ -69,7 +69,7 @@ describe('URI length limit', () => {
   });
 
   it('is an option; a static resource with a longer URI is still served', async () => {
-    const server = build({ maxUriLength: 40 });
+    const server = build({ limits: { maxUriLength: 40 } });
     const longStatic = `static://${'s'.repeat(60)}`;
     server.resource(longStatic, { name: 'long' }, () => 'static');
     const h = harness(server);
@@ -81,7 +81,7 @@ describe('URI length limit', () => {
   });
 
   it.each([0, -1, 1.5, Number.NaN])('refuses maxUriLength %s at construction', (value) => {
-    expect(() => build({ maxUriLength: value })).toThrow(`maxUriLength must be a positive integer (got ${String(value)})`);
+    expect(() => build({ limits: { maxUriLength: value } })).toThrow(`maxUriLength must be a positive integer (got ${String(value)})`);
   });
 });
 

@@ -160,7 +160,7 @@ describe('batches', () => {
   });
 
   it('refuses a batch larger than maxBatchSize with one Invalid Request object', async () => {
-    const h = harness(makeServer({ maxBatchSize: 2 }).server);
+    const h = harness(makeServer({ limits: { maxBatchSize: 2 } }).server);
     const ping = (id: number): unknown => ({ jsonrpc: '2.0', id, method: 'ping' });
     expect(await h.send([ping(1), ping(2)])).toHaveLength(2);
     expect(await h.send([ping(1), ping(2), ping(3)])).toStrictEqual({

@@ -87,7 +87,7 @@ describe('HTTP server spans', () => {
   });
 
   it('behind a trusted proxy: the forwarded client, without the proxy\'s port', async () => {
-    const listener = await listen(observedServer(), { port: 0, trustProxy: ['127.0.0.1'] });
+    const listener = await listen(observedServer(), { port: 0, security: { trustProxy: ['127.0.0.1'] } });
     cleanup.push(() => listener.close({ graceMs: 0 }));
     const proxy = await startReverseProxy(listener.url);
     cleanup.push(() => proxy.close());

@@ -25,7 +25,7 @@ beforeAll(async () => {
     const state = await createRedisState({ client, instanceId, prefix, stateKeys: [KEY] });
     const server = new McpServer({ name: 'quota', version: '1.0.0', ...state.server });
     server.tool('ping_tool', { input: { type: 'object', properties: {} } }, () => 'pong');
-    instances.push({ listener: await listen(server, { port: 0, maxSessionsPerClient: 2, ...state.http }), state, client });
+    instances.push({ listener: await listen(server, { port: 0, limits: { maxSessionsPerClient: 2 }, ...state.http }), state, client });
   }
 });
 

@@ -41,7 +41,7 @@ interface Instance {
 async function instance(name: string, prefix: string, channel: (inner: TaskChannel) => TaskChannel = (inner) => inner): Promise<Instance> {
   const client = await connectClient(redis);
   const state = await createRedisState({ client, prefix, instanceId: name, stateKeys: ['task-channel-test-key-0123456789abcdef'] });
-  const server = new McpServer({ name, version: '1.0.0', ...state.server, taskChannel: channel(state.server.taskChannel) });
+  const server = new McpServer({ name, version: '1.0.0', ...state.server, tasks: { ...state.server.tasks, channel: channel(state.server.tasks.channel) } });
   const listener: McpHttpListener = await listen(server, { port: 0, keepAliveMs: 0, ...state.http });
   cleanups.push(() => listener.close({ graceMs: 0 }), () => state.close());
   return { url: listener.url, server, state };

@@ -122,7 +122,7 @@ describe.each(['legacy', MODERN] as const)('server.skills() on %s', (era) => {
   });
 
   it('skills/list pages by pageSize, one whole entry per item', async () => {
-    const c = await open(serve(twoSkills(), {}, { pageSize: 1 }));
+    const c = await open(serve(twoSkills(), {}, { results: { pageSize: 1 } }));
     const first = await c.request('skills/list');
     expect((first['skills'] as unknown[]).length).toBe(1);
     const second = await c.request('skills/list', { cursor: first['nextCursor'] as string });

@@ -31,7 +31,7 @@ const auth = { authorizationServers: ['https://as.example'], verify, resource: '
 
 /** [what, the call, the message it must throw] — each misspells one real key. */
 const cases: [string, () => unknown, string][] = [
-  ['server config', () => new McpServer({ ...info, pageSzie: 10 } as never), 'unknown option `pageSzie` in new McpServer() config — did you mean `pageSize`?'],
+  ['server config', () => new McpServer({ ...info, pageSzie: 10 } as never), 'unknown option `pageSzie` in new McpServer() config — did you mean `results.pageSize`?'],
   ['tool config', () => server().tool('x', { scope: ['a'] } as never, noop), 'unknown option `scope` in server.tool("x") config — did you mean `scopes`?'],
   ['tool update', () => server().tool('x', {}, noop).update({ timeout: 5 } as never), 'unknown option `timeout` in tool.update("x") config — did you mean `timeoutMs`?'],
   ['resource config', () => server().resource('a://b', { mimetype: 'text/plain' } as never, noop), 'unknown option `mimetype` in server.resource("a://b") config — did you mean `mimeType`?'],
@@ -49,14 +49,26 @@ const cases: [string, () => unknown, string][] = [
   ['tool app', () => server().tool('x', { app: { resourceUri: 'ui://a/b', visiblity: ['app'] } } as never, noop), 'app.visiblity is not an MCP Apps setting; use resourceUri, visibility'],
   ['stdio config', () => new StdioTransport({ maxLineLenght: 10 } as never), 'unknown option `maxLineLenght` in new StdioTransport() config — did you mean `maxLineLength`?'],
   ['http engine', () => createHttpEngine(server(), { statless: true } as never), 'unknown option `statless` in createHttpEngine() options — did you mean `stateless`?'],
-  ['node handler', () => createNodeHandler(server(), { maxBodyByte: 1 } as never), 'unknown option `maxBodyByte` in createNodeHandler() options — did you mean `maxBodyBytes`?'],
+  ['node handler', () => createNodeHandler(server(), { limits: { maxBodyByte: 1 } } as never), 'unknown option `limits.maxBodyByte` in createNodeHandler() options — did you mean `limits.maxBodyBytes`?'],
+  // A key given at the old flat place is pointed to its group.
+  ['a flat HTTP key', () => createNodeHandler(server(), { maxBodyBytes: 1 } as never), 'unknown option `maxBodyBytes` in createNodeHandler() options — did you mean `limits.maxBodyBytes`?'],
+  ['a flat server key', () => new McpServer({ ...info, requestTimeoutMs: 1 } as never), 'unknown option `requestTimeoutMs` in new McpServer() config — did you mean `limits.requestTimeoutMs`?'],
+  ['server limits', () => new McpServer({ ...info, limits: { maxBatchSise: 1 } } as never), 'unknown option `limits.maxBatchSise` in new McpServer() config — did you mean `limits.maxBatchSize`?'],
+  ['server results', () => new McpServer({ ...info, results: { pagesize: 1 } } as never), 'unknown option `results.pagesize` in new McpServer() config — did you mean `results.pageSize`?'],
+  ['server requestState', () => new McpServer({ ...info, requestState: { key: [] } } as never), 'unknown option `requestState.key` in new McpServer() config — did you mean `requestState.keys`?'],
+  ['server tasks', () => new McpServer({ ...info, tasks: { inputTimeout: 1 } } as never), 'unknown option `tasks.inputTimeout` in new McpServer() config — did you mean `tasks.inputTimeoutMs`?'],
+  ['http security', () => createHttpEngine(server(), { security: { trustProxies: 1 } } as never), 'unknown option `security.trustProxies` in createHttpEngine() options — did you mean `security.trustProxy`?'],
+  ['http sessions', () => createHttpEngine(server(), { sessions: { idleTimeout: 1 } } as never), 'unknown option `sessions.idleTimeout` in createHttpEngine() options — did you mean `sessions.idleTimeoutMs`?'],
+  ['http cluster', () => createHttpEngine(server(), { sessions: { cluster: { session: {} } } } as never), 'unknown option `sessions.cluster.session` in createHttpEngine() options — did you mean `sessions.cluster.sessions`?'],
+  ['adapter-only key on the engine', () => createHttpEngine(server(), { maxStreamBufferBytes: 1 } as never), 'unknown option `maxStreamBufferBytes` in createHttpEngine() options'],
+  ['fetch stream buffer', () => createFetchHandler(server(), { maxStreamBufferByte: 1 } as never), 'unknown option `maxStreamBufferByte` in createFetchHandler() options — did you mean `maxStreamBufferBytes`?'],
   ['fetch handler', () => createFetchHandler(server(), { remoteAdress: noop } as never), 'unknown option `remoteAdress` in createFetchHandler() options — did you mean `remoteAddress`?'],
   ['listen', () => listen(server(), { prot: 0 } as never), 'unknown option `prot` in listen() options — did you mean `port`?'],
-  ['express', () => mountMcpHttp({} as never, server(), { allowedHost: [] } as never), 'unknown option `allowedHost` in mountMcpHttp() options — did you mean `allowedHosts`?'],
-  ['auth', () => createHttpEngine(server(), { auth: { ...auth, requiredScope: ['a'] } } as never), 'unknown option `requiredScope` in the auth option of createHttpEngine() options — did you mean `requiredScopes`?'],
-  ['cors', () => createHttpEngine(server(), { cors: { maxAge: 1 } } as never), 'unknown option `maxAge` in the cors option of createHttpEngine() options — valid options: `maxAgeSeconds`'],
-  ['legacy SSE', () => createHttpEngine(server(), { legacySse: { ssePth: '/s' } } as never), 'unknown option `ssePth` in the legacySse option of createHttpEngine() options — did you mean `ssePath`?'],
-  ['server card', () => createHttpEngine(server(), { serverCard: { name: 'a/b', repo: {} } } as never), 'unknown option `repo` in the serverCard option of createHttpEngine() options'],
+  ['express', () => mountMcpHttp({} as never, server(), { security: { allowedHost: [] } } as never), 'unknown option `security.allowedHost` in mountMcpHttp() options — did you mean `security.allowedHosts`?'],
+  ['auth', () => createHttpEngine(server(), { auth: { ...auth, requiredScope: ['a'] } } as never), 'unknown option `auth.requiredScope` in createHttpEngine() options — did you mean `auth.requiredScopes`?'],
+  ['cors', () => createHttpEngine(server(), { security: { cors: { maxAge: 1 } } } as never), 'unknown option `security.cors.maxAge` in createHttpEngine() options — valid options: `security.cors.maxAgeSeconds`'],
+  ['legacy SSE', () => createHttpEngine(server(), { legacySse: { ssePth: '/s' } } as never), 'unknown option `legacySse.ssePth` in createHttpEngine() options — did you mean `legacySse.ssePath`?'],
+  ['server card', () => createHttpEngine(server(), { serverCard: { name: 'a/b', repo: {} } } as never), 'unknown option `serverCard.repo` in createHttpEngine() options'],
   ['jwt verifier', () => jwtVerifier({ issuer: 'https://as.example' } as never), 'unknown option `issuer` in jwtVerifier() options — did you mean `issuers`?'],
   ['introspection verifier', () => introspectionVerifier({ endpoint: 'https://as.example/i', clientID: 'c' } as never), 'unknown option `clientID` in introspectionVerifier() options — did you mean `clientId`?'],
   ['otel', () => instrument({ captureArgs: true } as never), 'unknown option `captureArgs` in instrument() options — did you mean `captureArguments`?'],
@@ -105,6 +117,18 @@ describe('unknown option keys are refused where they are given', () => {
     await expect(createRedisState({ client, stateKeys, events: { maxEvent: 1 } } as never)).rejects.toThrow('in the events option of createRedisState() — did you mean `maxEvents`?');
   });
 
+  it('exclusive pairs are refused in plain JavaScript too (TypeScript refuses them as unions)', () => {
+    const shared = { sessions: new MemorySharedSessionStore(), channel: {} as never };
+    // @ts-expect-error auth and authenticate are one choice
+    expect(() => createHttpEngine(server(), { auth, authenticate: () => undefined })).toThrow('give either auth (OAuth resource server) or authenticate (your own check), not both');
+    // @ts-expect-error a stateless engine has no sessions
+    expect(() => createHttpEngine(server(), { stateless: true, sessions: { idleTimeoutMs: 1 } })).toThrow('sessions cannot be combined with stateless: true');
+    // @ts-expect-error the shared store sets the idle expiry
+    expect(() => createHttpEngine(server(), { sessions: { cluster: shared, idleTimeoutMs: 1 } })).toThrow('sessions.idleTimeoutMs cannot be combined with sessions.cluster');
+    // @ts-expect-error a task channel needs the store it carries changes of
+    expect(() => new McpServer({ ...info, tasks: { channel: {} as never } })).toThrow('tasks.channel needs tasks.store');
+  });
+
   it('a tool with a misspelt key is never registered', () => {
     const s = server();
     expect(() => s.tool('x', { scope: ['admin'] } as never, noop)).toThrow();
@@ -112,11 +136,11 @@ describe('unknown option keys are refused where they are given', () => {
   });
 
   it('every valid key still passes', async () => {
-    const s = new McpServer({ ...info, pageSize: 10, maskErrors: true, strictToolNames: true });
+    const s = new McpServer({ ...info, results: { pageSize: 10, maskErrors: true }, strictToolNames: true });
     s.tool('x', { description: 'd', scopes: ['a'], timeoutMs: 5 }, noop);
     s.resource('a://b', { mimeType: 'text/plain', scopes: ['a'] }, noop);
     s.prompt('p', { arguments: [{ name: 'a' }] }, noop);
-    await createHttpEngine(s, { stateless: true, cors: { maxAgeSeconds: 1 }, auth }).close();
+    await createHttpEngine(s, { stateless: true, security: { cors: { maxAgeSeconds: 1 } }, auth }).close();
     expect(s.tools.has('x')).toBe(true);
   });
 });

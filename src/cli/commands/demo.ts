@@ -64,9 +64,9 @@ export async function run(argv: string[]): Promise<number> {
   // MCPKIT_AUTH_ISSUER turns on OAuth (docs/auth.md).
   const demoAuth = (await import(new URL('../../../examples/everything-server/auth.js', import.meta.url).href)) as DemoAuthModule;
   const auth = await demoAuth.configureAuth(server);
-  // MCPKIT_TRUST_PROXY: the same values as the trustProxy option (a hop count, or addresses and CIDR ranges).
+  // MCPKIT_TRUST_PROXY: the same values as the security.trustProxy option (a hop count, or addresses and CIDR ranges).
   const trustProxy = process.env['MCPKIT_TRUST_PROXY'];
-  const listener = await listen(server, { port, host: values.host ?? '127.0.0.1', legacySse: true, trustProxy, ...(auth === undefined ? {} : { auth }), ...(redis?.http ?? {}) });
+  const listener = await listen(server, { port, host: values.host ?? '127.0.0.1', legacySse: true, security: { trustProxy }, ...(auth === undefined ? {} : { auth }), ...(redis?.http ?? {}) });
   // Before the line that says where it listens: a supervisor that reads it may signal at once, and a
   // SIGTERM that arrives before the handler takes the default action (killed, not a clean exit).
   onShutdown(async () => {

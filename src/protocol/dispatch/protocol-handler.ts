@@ -231,7 +231,7 @@ export class McpProtocolHandler implements McpConnection {
     const { controller, method } = run;
     const server = this.server;
     try {
-      const timeoutMs = run.entry!.timeoutMs?.(server, params) ?? server.options.requestTimeoutMs;
+      const timeoutMs = run.entry!.timeoutMs?.(server, params) ?? server.requestTimeoutMs;
       const broker = run.era!.broker instanceof MrtrBroker ? run.era!.broker : undefined;
       let result: unknown;
       if (timeoutMs === undefined && broker === undefined) {

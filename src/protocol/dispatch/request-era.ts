@@ -79,7 +79,7 @@ export function resolveEra(
     client: new ClientView(isPlainObject(rawInfo) ? (rawInfo as unknown as Implementation) : undefined, meta[META_CLIENT_CAPABILITIES]),
     logLevel: isLoggingLevel(logLevel) ? logLevel : undefined,
     // Only requests that may ask the client for input (tools, prompts, resources) get a broker.
-    broker: method.asksClient === true ? new MrtrBroker(server.options, method.method, params, extra.authInfo) : undefined,
+    broker: method.asksClient === true ? new MrtrBroker(server.requestState, method.method, params, extra.authInfo) : undefined,
     finalize: finalizeModern,
   };
 }
@@ -96,7 +96,7 @@ function finalizeModern(method: MethodFacts, result: unknown, server: ServerScop
     if (out['ttlMs'] === undefined) out['ttlMs'] = hint.ttlMs;
     if (out['cacheScope'] === undefined) out['cacheScope'] = hint.cacheScope;
   }
-  if (server.options.serverInfoInMeta !== false) {
+  if (server.results.serverInfoInMeta !== false) {
     const serverMeta = server.serverInfoMeta();
     out['_meta'] = isPlainObject(out['_meta']) ? { ...out['_meta'], ...serverMeta } : serverMeta;
   }
@@ -107,6 +107,6 @@ const NO_HINT: CacheHint = Object.freeze({ ttlMs: 0, cacheScope: 'private' });
 
 /** Per-method hints from the server options; a resource's own hint travels on its read result. */
 function cacheHintFor(server: ServerScope, method: MethodFacts): CacheHint {
-  const hints = server.options.cacheHints;
+  const hints = server.results.cacheHints;
   return hints?.[method.method] ?? hints?.['default'] ?? NO_HINT;
 }

@@ -117,7 +117,7 @@ export function listPage<T extends { scopes?: readonly string[] }>(
 ): Record<string, unknown> {
   const server = ctx.server;
   const all = permitted(server.view(field, registry.version, undefined, () => registry.list().map(wire)), registry.list(), ctx);
-  const { page, nextCursor } = paginate(all, params['cursor'], server.options.pageSize);
+  const { page, nextCursor } = paginate(all, params['cursor'], server.results.pageSize);
   return nextCursor === undefined ? { [field]: page } : { [field]: page, nextCursor };
 }
 

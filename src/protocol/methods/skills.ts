@@ -16,7 +16,7 @@ export const listSkills: RequestMethod = {
   handle(params, ctx) {
     const skills = ctx.server.skills!;
     // An entry is one item: a skill's files are never split across pages.
-    const { page, nextCursor } = paginate(skills.entries(), params['cursor'], ctx.server.options.pageSize);
+    const { page, nextCursor } = paginate(skills.entries(), params['cursor'], ctx.server.results.pageSize);
     return nextCursor === undefined ? { skills: page } : { skills: page, nextCursor };
   },
 };
@@ -45,7 +45,7 @@ export const readDirectory: RequestMethod = {
     const uri = requireString(params, 'uri');
     const children = ctx.server.skills!.directory(uri);
     if (children === undefined) throw invalidParams(`Invalid params: ${JSON.stringify(uri.slice(0, 200))} is not a directory this server serves (directories are written without a trailing "/")`, { uri: uri.slice(0, 200) });
-    const { page, nextCursor } = paginate(children, params['cursor'], ctx.server.options.pageSize);
+    const { page, nextCursor } = paginate(children, params['cursor'], ctx.server.results.pageSize);
     return nextCursor === undefined ? { resources: page } : { resources: page, nextCursor };
   },
 };

@@ -83,7 +83,7 @@ function toolFailure(error: unknown, context: RequestContext, server: ServerScop
   // Failures to find the tool, protocol errors and server bugs stay JSON-RPC errors.
   if (error instanceof McpToolNotFoundError || error instanceof ToolOutputError || isJsonRpcProtocolError(error)) throw error;
   if (context.signal.aborted && isJsonRpcProtocolError(context.signal.reason)) throw context.signal.reason;
-  return toolErrorResult(error, server.options.maskErrors === true);
+  return toolErrorResult(error, server.results.maskErrors === true);
 }
 
 /** A tool's failure as a result the model can read (SEP-1303): never a stack trace. */

@@ -5,7 +5,7 @@ import { openRequestState, requestStateBinding, signRequestState, type RequestSt
 
 /** What a broker reads of the server's options: the keys that sign `requestState`, and how long a state lives. */
 export interface MrtrOptions extends StateKeyOptions {
-  requestStateTtlMs?: number | undefined;
+  ttlMs?: number | undefined;
 }
 import { isPlainObject } from '../../jsonrpc/message.js';
 import { afterIo } from '../../util/timers.js';
@@ -139,7 +139,7 @@ export class MrtrBroker implements InputBroker {
       let requestState: string;
       try {
         requestState = signRequestState(
-          { ...this.#bound(), answers: this.#answers ?? {}, kept: this.kept, exp: Date.now() + (options.requestStateTtlMs ?? 600_000) },
+          { ...this.#bound(), answers: this.#answers ?? {}, kept: this.kept, exp: Date.now() + (options.ttlMs ?? 600_000) },
           options,
         );
       } catch (error) {

@@ -27,10 +27,10 @@ export interface RequestStatePayload extends RequestStateBinding {
 /** A key as configured: a string (its UTF-8 bytes) or bytes. */
 export type StateKey = string | Uint8Array;
 
-/** Where the signing keys come from (the server's options). */
+/** Where the signing keys come from (the server's `requestState` options). */
 export interface StateKeyOptions {
   /** The key ring: the first key signs, every key verifies (rotation), each at least 32 bytes. */
-  requestStateKeys?: readonly StateKey[] | undefined;
+  keys?: readonly StateKey[] | undefined;
 }
 
 /** The smallest key the ring accepts: an HMAC-SHA256 key shorter than its output is weaker than it. */
@@ -38,7 +38,7 @@ export const MIN_STATE_KEY_BYTES = 32;
 
 /**
  * One random key per process unless configured. Several server instances
- * behind one load balancer must share a key ring (`requestStateKeys`), or a
+ * behind one load balancer must share a key ring (`requestState.keys`), or a
  * retry that lands on another instance is refused.
  */
 let processKey: Uint8Array | undefined;
@@ -50,12 +50,12 @@ function bytesOf(key: StateKey): Uint8Array {
 
 /** Checks a configured key ring; throws a RangeError naming the key that is unusable. */
 export function validateStateKeys(keys: readonly StateKey[]): readonly Uint8Array[] {
-  if (!Array.isArray(keys) || keys.length === 0) throw new RangeError('requestStateKeys must hold at least one key (the first signs, every key verifies)');
+  if (!Array.isArray(keys) || keys.length === 0) throw new RangeError('requestState.keys must hold at least one key (the first signs, every key verifies)');
   return keys.map((key, index) => {
-    if (typeof key !== 'string' && !(key instanceof Uint8Array)) throw new RangeError(`requestStateKeys[${index}] must be a string or a Uint8Array`);
+    if (typeof key !== 'string' && !(key instanceof Uint8Array)) throw new RangeError(`requestState.keys[${index}] must be a string or a Uint8Array`);
     const bytes = bytesOf(key);
     if (bytes.length < MIN_STATE_KEY_BYTES) {
-      throw new RangeError(`requestStateKeys[${index}] has ${bytes.length} bytes; each key needs at least ${MIN_STATE_KEY_BYTES} (e.g. \`openssl rand -base64 32\`)`);
+      throw new RangeError(`requestState.keys[${index}] has ${bytes.length} bytes; each key needs at least ${MIN_STATE_KEY_BYTES} (e.g. \`openssl rand -base64 32\`)`);
     }
     return bytes;
   });
@@ -67,7 +67,7 @@ export function stateKeyRing(options: StateKeyOptions | StateKey | undefined): r
   if (typeof options === 'string' || options instanceof Uint8Array) return [bytesOf(options)];
   let ring = rings.get(options);
   if (ring === undefined) {
-    ring = options.requestStateKeys === undefined ? [(processKey ??= randomBytes(32))] : validateStateKeys(options.requestStateKeys);
+    ring = options.keys === undefined ? [(processKey ??= randomBytes(32))] : validateStateKeys(options.keys);
     rings.set(options, ring);
   }
   return ring;
@@ -75,7 +75,7 @@ export function stateKeyRing(options: StateKeyOptions | StateKey | undefined): r
 
 /** True when the options name a key every instance can share (not the random per-process one). */
 export function hasSharedStateKey(options: StateKeyOptions | undefined): boolean {
-  return options?.requestStateKeys !== undefined;
+  return options?.keys !== undefined;
 }
 
 function mac(key: Uint8Array, body: string): Uint8Array {

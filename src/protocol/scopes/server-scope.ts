@@ -3,7 +3,7 @@ import type { McpResourceRegistry } from '../../registries/resources.js';
 import type { McpToolRegistry } from '../../registries/tools.js';
 import type { NotificationBus } from '../../stores/bus.js';
 import type { RequestContext } from '../request/context.js';
-import { DEFAULT_MAX_BATCH_SIZE, type Logger, type McpProtocolHandlerDeps, type ProtocolHooks, type ProtocolOptions } from './options.js';
+import { DEFAULT_MAX_BATCH_SIZE, type Logger, type McpProtocolHandlerDeps, type ProtocolHooks, type ProtocolOptions, type RequestStateOptions, type ResultOptions } from './options.js';
 import { META_SERVER_INFO } from '../wire/meta-keys.js';
 import { serverInfoOf, type McpServerMetadata } from '../wire/metadata.js';
 import type { Middleware } from '../request/middleware.js';
@@ -11,6 +11,8 @@ import { DEFAULT_MAX_SUBSCRIPTION_BYTES, DEFAULT_MAX_SUBSCRIPTIONS, type Subscri
 import { TaskRuntime } from './task-runtime.js';
 import type { SkillsPort } from './skills-port.js';
 import { isLegacyVersion, MODERN_VERSIONS, SUPPORTED_VERSIONS, type ProtocolVersion } from '../wire/versions.js';
+
+const NO_OPTIONS = Object.freeze({});
 
 interface CachedView {
   version: number;
@@ -39,8 +41,14 @@ export class ServerScope {
   /** The revisions `initialize` may negotiate, and those served per request (2026-07-28). */
   readonly legacyVersions: readonly ProtocolVersion[];
   readonly modernVersions: readonly string[];
-  /** Most messages in one batch (`maxBatchSize`). */
+  /** Most messages in one batch (`limits.maxBatchSize`). */
   readonly maxBatchSize: number;
+  /** The server-wide request timeout (`limits.requestTimeoutMs`). */
+  readonly requestTimeoutMs: number | undefined;
+  /** What results carry (`results`), read on every request: never undefined. */
+  readonly results: ResultOptions;
+  /** The keys signing MRTR `requestState` (`requestState`): never undefined. */
+  readonly requestState: RequestStateOptions;
   /** The skills extension's catalog, once `server.skills()` was called (skills/list, skills/get). */
   skills: SkillsPort | undefined;
   readonly #metadata: () => McpServerMetadata;
@@ -58,14 +66,18 @@ export class ServerScope {
     this.logger = parts.logger;
     this.bus = parts.bus;
     this.hooks = parts.hooks;
+    const limits = options.limits ?? {};
     this.subscriptionLimits = Object.freeze({
-      maxSubscriptions: options.maxSubscriptionsPerSession ?? DEFAULT_MAX_SUBSCRIPTIONS,
-      maxSubscriptionBytes: options.maxSubscriptionBytesPerSession ?? DEFAULT_MAX_SUBSCRIPTION_BYTES,
+      maxSubscriptions: limits.maxSubscriptionsPerSession ?? DEFAULT_MAX_SUBSCRIPTIONS,
+      maxSubscriptionBytes: limits.maxSubscriptionBytesPerSession ?? DEFAULT_MAX_SUBSCRIPTION_BYTES,
     });
-    this.clientRequestTimeoutMs = options.clientRequestTimeoutMs ?? 60_000;
+    this.clientRequestTimeoutMs = limits.clientRequestTimeoutMs ?? 60_000;
     this.legacyVersions = Object.freeze((options.protocolVersions ?? SUPPORTED_VERSIONS).filter(isLegacyVersion));
     this.modernVersions = Object.freeze((options.protocolVersions ?? MODERN_VERSIONS).filter((v) => !isLegacyVersion(v)));
-    this.maxBatchSize = options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE;
+    this.maxBatchSize = limits.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE;
+    this.requestTimeoutMs = limits.requestTimeoutMs;
+    this.results = options.results ?? NO_OPTIONS;
+    this.requestState = options.requestState ?? NO_OPTIONS;
   }
 
   /** Name, version, capabilities: the one source `initialize` and `server/discover` read. */
@@ -98,6 +110,6 @@ export class ServerScope {
 
   /** The task store and the task handlers running in this process (tasks extension), created on first use. */
   get tasks(): TaskRuntime {
-    return (this.#tasks ??= new TaskRuntime(this.options, this.logger));
+    return (this.#tasks ??= new TaskRuntime(this.options.tasks, this.logger));
   }
 }

@@ -101,8 +101,8 @@ export class SessionScope implements ContextHost, EraInfo {
 
   /** Server→client requests of this session. */
   get outbound(): OutboundRequests {
-    const options = this.#server.options;
-    return (this.#outbound ??= new OutboundRequests({ maxPending: options.maxPendingClientRequests, maxPendingBytes: options.maxPendingClientRequestBytes }));
+    const limits = this.#server.options.limits;
+    return (this.#outbound ??= new OutboundRequests({ maxPending: limits?.maxPendingClientRequests, maxPendingBytes: limits?.maxPendingClientRequestBytes }));
   }
 
   /** @internal */

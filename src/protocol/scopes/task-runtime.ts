@@ -10,7 +10,7 @@ import type { TaskChannel, TaskSignal } from '../../stores/task-channel.js';
 import { plausibleAnswer } from '../wire/answers.js';
 import { LazyAbort } from '../request/abort.js';
 import { RequestContext, type ClientRequestOptions, type InputBroker } from '../request/context.js';
-import type { Logger, ProtocolOptions } from './options.js';
+import type { Logger, ServerTaskOptions } from './options.js';
 import { mapError } from '../request/error-map.js';
 import type { CreateMessageParams, ElicitParams } from '../wire/types.js';
 import { isPlainObject } from '../../jsonrpc/message.js';
@@ -42,7 +42,7 @@ export class TaskCancelledError extends Error {
 export class TaskInputTimeoutError extends JsonRpcProtocolError {
   readonly errorCode: ErrorCodeName = 'task_input_timeout';
   constructor(method: string, timeoutMs: number) {
-    super(ErrorCode.InternalError, `Task input timed out: the client did not answer ${method} within ${timeoutMs} ms (taskInputTimeoutMs), so the task failed`, { timeoutMs });
+    super(ErrorCode.InternalError, `Task input timed out: the client did not answer ${method} within ${timeoutMs} ms (tasks.inputTimeoutMs), so the task failed`, { timeoutMs });
   }
 }
 
@@ -101,11 +101,11 @@ export class TaskRuntime {
 
   readonly inputTimeoutMs: number;
 
-  constructor(options: ProtocolOptions, logger: Logger | undefined) {
+  constructor(options: ServerTaskOptions | undefined, logger: Logger | undefined) {
     this.#logger = logger;
-    this.store = options.taskStore ?? new MemoryTaskStore();
-    this.#channel = options.taskChannel;
-    this.inputTimeoutMs = options.taskInputTimeoutMs ?? DEFAULT_TASK_INPUT_TIMEOUT_MS;
+    this.store = options?.store ?? new MemoryTaskStore();
+    this.#channel = options?.channel;
+    this.inputTimeoutMs = options?.inputTimeoutMs ?? DEFAULT_TASK_INPUT_TIMEOUT_MS;
   }
 
   /**

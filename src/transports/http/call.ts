@@ -175,7 +175,7 @@ export class PostCall implements InflightCall {
     const session = this.target.session;
     const resumable = this.resumable;
     const report = session?.storeErrorReporter ?? ((error: unknown) => this.ctx.sessions.report('recording an SSE event failed', error));
-    const stream = new EventStream(session?.nextStreamId(this.requestId) ?? '', resumable ? session?.eventLog : undefined, report);
+    const stream = new EventStream(session === undefined ? '' : this.ctx.sessions.streamId(session, this.requestId), resumable ? session?.eventLog : undefined, report);
     const connection = new SseConnection();
     this.stream = stream;
     this.connectionOut = connection;

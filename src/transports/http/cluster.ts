@@ -62,11 +62,6 @@ export class SharedHttpSession extends HttpSession {
     else this.registry.forward(holder, { type: 'stream', session: this.id, message });
   }
 
-  /** Names this instance and the request, so an instance resuming the stream knows who writes it. */
-  override nextStreamId(requestId?: JsonRpcId): string {
-    return originStreamId(super.nextStreamId(), this.registry.instanceId, this.registry.incarnation, requestId);
-  }
-
   /** The request was answered: instances following the stream end with it. */
   finish(streamId: string): MaybePromise<void> {
     if (this.closed) return;
@@ -231,6 +226,11 @@ export class ClusterSessionRegistry extends SessionRegistry {
   }
 
   /** A request's stream this instance does not hold may be written by another one: follow it in the shared store. */
+  /** Names this instance and the request, so an instance resuming the stream knows who writes it. */
+  override streamId(session: HttpSession, requestId: JsonRpcId | undefined): string {
+    return originStreamId(session.localStreamId(), this.instanceId, this.incarnation, requestId);
+  }
+
   override resumeRemote(session: HttpSession, lastEventId: string, request: HttpRequest, keepAliveMs: number): Promise<HttpResponse | undefined> | undefined {
     const store = this.eventStore;
     const named = parseEventId(lastEventId)?.streamId;

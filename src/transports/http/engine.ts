@@ -93,43 +93,42 @@ class Engine implements HttpEngine, EngineContext {
     readonly factory: ConnectionFactory,
     options: HttpEngineOptions,
   ) {
+    const limits = options.limits ?? {};
+    const security = options.security ?? {};
     this.responseMode = options.responseMode ?? 'auto';
     this.stateless = options.stateless ?? false;
-    this.maxBodyBytes = positive(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes');
-    // The server owns both (ProtocolOptions); the engine's own options only override them.
-    this.maxBatchSize = positive(factory.maxBatchSize, DEFAULT_MAX_BATCH_SIZE, 'maxBatchSize');
-    this.maxSessions = positive(options.maxSessions, DEFAULT_MAX_SESSIONS, 'maxSessions');
-    this.maxRequestsPerSession = positive(options.maxRequestsPerSession, DEFAULT_MAX_REQUESTS_PER_SESSION, 'maxRequestsPerSession');
+    this.maxBodyBytes = positive(limits.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'limits.maxBodyBytes');
+    // The server owns both (its limits.maxBatchSize and protocolVersions).
+    this.maxBatchSize = positive(factory.maxBatchSize, DEFAULT_MAX_BATCH_SIZE, 'limits.maxBatchSize');
+    this.maxSessions = positive(limits.maxSessions, DEFAULT_MAX_SESSIONS, 'limits.maxSessions');
+    this.maxRequestsPerSession = positive(limits.maxRequestsPerSession, DEFAULT_MAX_REQUESTS_PER_SESSION, 'limits.maxRequestsPerSession');
     this.keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
     this.protocolVersions = factory.protocolVersions ?? DEFAULT_PROTOCOL_VERSIONS;
     this.authenticate = options.authenticate;
-    if (options.auth !== undefined && options.authenticate !== undefined) {
-      throw new TypeError('Give either auth (OAuth resource server) or authenticate (your own check), not both');
-    }
     this.auth = options.auth === undefined ? undefined : createAuthGate(options.auth, options.path, reporterFor(factory.logger));
     this.path = options.path;
-    // Resumability needs sessions: stateless streams cannot be resumed.
+    // Resumability needs sessions: stateless streams cannot be resumed (checkEngineKeys refused `sessions` with `stateless`).
+    const sessions = options.sessions ?? {};
     this.eventStore =
-      options.eventStore === false || this.stateless ? undefined : (options.eventStore ?? new MemoryEventStore());
-    const perClient = positive(options.maxSessionsPerClient, DEFAULT_MAX_SESSIONS_PER_CLIENT, 'maxSessionsPerClient');
-    const cluster = options.cluster;
+      sessions.eventStore === false || this.stateless ? undefined : (sessions.eventStore ?? new MemoryEventStore());
+    const perClient = positive(limits.maxSessionsPerClient, DEFAULT_MAX_SESSIONS_PER_CLIENT, 'limits.maxSessionsPerClient');
+    const cluster = sessions.cluster;
     const report = reporterFor(factory.logger);
-    if (cluster !== undefined && this.stateless) throw new TypeError('cluster needs sessions: it cannot be combined with stateless');
     if (cluster !== undefined && factory.hasSharedStateKey?.() === false) {
       console.warn(
         'mcpkit: this HTTP server runs as one of several instances (cluster) but requestState is signed with a random per-process key: ' +
-          'a 2026-07-28 multi round-trip request retried on another instance will be refused. Give every instance the same requestStateKeys.',
+          'a 2026-07-28 multi round-trip request retried on another instance will be refused. Give every instance the same requestState.keys.',
       );
     }
     this.sessions =
       cluster === undefined
         ? // Live sessions are objects of this process: an internal map (with idle expiry), never a user's store.
-          new SessionRegistry(new MemorySessionStore<HttpSession>(options.sessionIdleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.sessionIdleTimeoutMs }), this.maxSessions, perClient, this.eventStore, report)
+          new SessionRegistry(new MemorySessionStore<HttpSession>(sessions.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: sessions.idleTimeoutMs }), this.maxSessions, perClient, this.eventStore, report)
         : new ClusterSessionRegistry(new MemorySessionStore<HttpSession>({ idleTimeoutMs: cluster.sessions.idleTimeoutMs }), this.maxSessions, perClient, this.eventStore, factory, cluster, report);
-    this.inflight = new InflightBytes(positive(options.maxInflightBytesPerClient, DEFAULT_MAX_INFLIGHT_BYTES_PER_CLIENT, 'maxInflightBytesPerClient'));
-    this.guard = createRebindingGuard(options);
-    this.clientAddress = createTrustProxy(options.trustProxy, options.forwardedHeader);
-    this.cors = createCors(options.cors);
+    this.inflight = new InflightBytes(positive(limits.maxInflightBytesPerClient, DEFAULT_MAX_INFLIGHT_BYTES_PER_CLIENT, 'limits.maxInflightBytesPerClient'));
+    this.guard = createRebindingGuard(security);
+    this.clientAddress = createTrustProxy(security.trustProxy, security.forwardedHeader);
+    this.cors = createCors(security.cors);
     if (options.serverCard !== undefined) checkServerCardOptions(options.serverCard, factory);
     this.card = options.serverCard === undefined ? undefined : createServerCardRoute(options.serverCard, options.path, () => this.sharedConnection(true));
     const legacy = options.legacySse;

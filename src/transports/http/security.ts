@@ -6,7 +6,7 @@
  */
 import { ErrorCode } from '../../jsonrpc/errors.js';
 import { httpError } from './errors.js';
-import type { HttpEngineOptions, HttpRequest, HttpResponse } from './types.js';
+import type { HttpRequest, HttpResponse, HttpSecurityOptions } from './types.js';
 
 /** The loopback names accepted by default. */
 export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
@@ -60,14 +60,14 @@ function matches(rules: readonly HostRule[], host: ParsedHost, defaultPort: numb
 export type RequestGuard = (request: HttpRequest) => HttpResponse | undefined;
 
 /** Builds the Host/Origin check, or undefined when protection is off. */
-export function createRebindingGuard(options: HttpEngineOptions): RequestGuard | undefined {
+export function createRebindingGuard(options: HttpSecurityOptions): RequestGuard | undefined {
   if (options.dnsRebindingProtection === false) return undefined;
   const rules: HostRule[] =
     options.allowedHosts === undefined
       ? LOOPBACK_HOSTS.map((name) => ({ name, port: 'local' as const }))
       : options.allowedHosts.map((entry) => {
           const parsed = parseHost(entry);
-          if (parsed === undefined) throw new TypeError(`allowedHosts: "${entry}" is not a host name with an optional port`);
+          if (parsed === undefined) throw new TypeError(`security.allowedHosts: "${entry}" is not a host name with an optional port`);
           return { name: parsed.name, port: parsed.port };
         });
   const origins =

@@ -66,11 +66,12 @@ export class HttpSession implements EventLog {
     return (this.liveStreams ??= new Map());
   }
 
-  /** A new stream's id; `_requestId` is the request it answers (a shared session writes it into the id). */
-  nextStreamId(_requestId?: JsonRpcId): string {
+  /** A new stream's id, unique in this session (the backend may add where it was made: `SessionBackend.streamId`). */
+  localStreamId(): string {
     return this.streamPrefix + (this.streamCounter++).toString(36);
   }
 
+  /** The standalone stream's id; a session shared by several instances names it the same on each. */
   get standaloneId(): string {
     return `${this.streamPrefix}s`;
   }
@@ -167,6 +168,8 @@ export interface SessionBackend {
   outbound(session: HttpSession): ((message: JsonRpcMessage) => JsonRpcMessage) | undefined;
   /** A GET stream of `session` opens here (resuming `lastEventId`, if given): messages for it must come here. Local: nothing to do. */
   holdStream(session: HttpSession, lastEventId: string | undefined): void | Promise<void>;
+  /** The id of a new stream answering `requestId` in `session`; a cluster writes the instance and request into it. */
+  streamId(session: HttpSession, requestId: JsonRpcId | undefined): string;
   /** Resumes a stream this instance does not write (another instance does); undefined: resume it here. */
   resumeRemote(session: HttpSession, lastEventId: string, request: HttpRequest, keepAliveMs: number): Promise<HttpResponse | undefined> | undefined;
 }
@@ -276,6 +279,10 @@ export class SessionRegistry implements SessionBackend {
   }
 
   holdStream(_session: HttpSession, _lastEventId: string | undefined): void | Promise<void> {}
+
+  streamId(session: HttpSession, _requestId: JsonRpcId | undefined): string {
+    return session.localStreamId();
+  }
 
   resumeRemote(_session: HttpSession, _lastEventId: string, _request: HttpRequest, _keepAliveMs: number): Promise<HttpResponse | undefined> | undefined {
     return undefined;

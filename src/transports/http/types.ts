@@ -24,7 +24,8 @@ export interface LegacySseOptions {
   maxInflightBytes?: number;
 }
 
-export interface HttpEngineOptions {
+/** What every HTTP engine is given, whatever its state and authentication. */
+export interface HttpEngineBaseOptions {
   /** Only this path is served as the MCP endpoint (default: any path). */
   path?: string;
   /**
@@ -33,8 +34,22 @@ export interface HttpEngineOptions {
    * result, in which case the response becomes an SSE stream at that moment.
    */
   responseMode?: ResponseMode;
-  /** Serve without sessions through one shared connection (default false). */
-  stateless?: boolean;
+  /** SSE comment sent on idle streams, in ms (default 25,000; 0 disables). */
+  keepAliveMs?: number;
+  /** What one request, session or client may make the engine hold (docs/limits.md). */
+  limits?: HttpLimits;
+  /** Which hosts, origins and proxies are believed (DNS rebinding, CORS, client addresses). */
+  security?: HttpSecurityOptions;
+  /** Also serve the deprecated HTTP+SSE transport of 2024-11-05 (default false). */
+  legacySse?: boolean | LegacySseOptions;
+  /**
+   * Experimental: serve the MCP Server Card at `<path>/server-card` (docs/http.md), made
+   * from this server's `server/discover` answer. Off by default.
+   */
+  serverCard?: ServerCardOptions;
+}
+
+export interface HttpLimits {
   /** Largest accepted request body in bytes (default 4 MiB) → 413. */
   maxBodyBytes?: number;
   /** Most concurrent sessions (default 10,000); initialize beyond it → 503. */
@@ -56,27 +71,9 @@ export interface HttpEngineOptions {
    * waiting for input) keeps its parsed body; beyond the limit → 429.
    */
   maxInflightBytesPerClient?: number;
-  /**
-   * Idle time before a session expires (default 30 minutes). Live sessions (their
-   * connections and streams) are held in this process; to share sessions between
-   * processes, use `cluster`.
-   */
-  sessionIdleTimeoutMs?: number;
-  /**
-   * Run as one of several instances sharing sessions (docs/scaling.md): sessions as
-   * records in a shared store, a channel between instances. `createRedisState()`
-   * (mcpkit/redis) builds it. Not with `stateless`.
-   */
-  cluster?: HttpClusterOptions;
-  /** Event log for resumable streams; default: a bounded memory store (stateful mode only). `false` disables resumability. */
-  eventStore?: EventStore | false;
-  /**
-   * Bytes an SSE response may hold unsent for a slow client (default 8 MiB);
-   * beyond it the connection is dropped (a resumable stream can be resumed).
-   */
-  maxStreamBufferBytes?: number;
-  /** SSE comment sent on idle standalone streams, in ms (default 25,000; 0 disables). */
-  keepAliveMs?: number;
+}
+
+export interface HttpSecurityOptions {
   /** Host/Origin checks against DNS rebinding (default true). */
   dnsRebindingProtection?: boolean;
   /** Accepted Host values: `name` (any port) or `name:port`. Default: loopback names on the local port. */
@@ -89,11 +86,6 @@ export interface HttpEngineOptions {
    */
   cors?: boolean | CorsOptions;
   /**
-   * OAuth 2.1 resource server (docs/auth.md): protected resource metadata, bearer
-   * token verification, 401/403 challenges, per-tool scopes. Not with `authenticate`.
-   */
-  auth?: AuthOptions;
-  /**
    * Behind reverse proxies: take the client's address from `X-Forwarded-For` (or `Forwarded`, see
    * `forwardedHeader`) for quotas, `ctx.requestInfo` and telemetry, walking from the socket's peer to the
    * first untrusted hop, as Express and Fastify do (docs/http.md#behind-a-reverse-proxy). Off by default:
@@ -104,16 +96,55 @@ export interface HttpEngineOptions {
   trustProxy?: TrustProxy | undefined;
   /** The header the trusted proxies write: `x-forwarded-for` (default) or `forwarded` (RFC 7239). Only that one is read. */
   forwardedHeader?: ForwardedHeader;
-  /** Identifies the caller; the result reaches handlers as `authInfo`. Throwing answers 401. */
-  authenticate?: (request: HttpRequest) => AuthInfo | undefined | Promise<AuthInfo | undefined>;
-  /** Also serve the deprecated HTTP+SSE transport of 2024-11-05 (default false). */
-  legacySse?: boolean | LegacySseOptions;
-  /**
-   * Experimental: serve the MCP Server Card at `<path>/server-card` (docs/http.md), made
-   * from this server's `server/discover` answer. Off by default.
-   */
-  serverCard?: ServerCardOptions;
 }
+
+interface SessionStreams {
+  /** Event log for resumable streams; default: a bounded memory store. `false` disables resumability. */
+  eventStore?: EventStore | false;
+}
+
+/**
+ * Sessions live in this process (with idle expiry), or, with `cluster`, as records shared by
+ * several instances (docs/scaling.md) — whose store sets the idle expiry itself.
+ */
+export type HttpSessionOptions =
+  | (SessionStreams & {
+      /** Idle time before a session expires (default 30 minutes). */
+      idleTimeoutMs?: number;
+      cluster?: never;
+    })
+  | (SessionStreams & {
+      idleTimeoutMs?: never;
+      /**
+       * Run as one of several instances sharing sessions: sessions as records in a shared
+       * store, a channel between instances. `createRedisState()` (mcpkit/redis) builds it.
+       */
+      cluster: HttpClusterOptions;
+    });
+
+/** With sessions (the default), or stateless: one shared connection, nothing to resume or share. */
+export type HttpStateOptions =
+  | { /** Serve without sessions through one shared connection (default false). */ stateless?: false; sessions?: HttpSessionOptions }
+  | { stateless: true; sessions?: never };
+
+/** Who the caller is: the OAuth resource server (`auth`), or your own check (`authenticate`), not both. */
+export type HttpAuthOptions =
+  | {
+      /**
+       * OAuth 2.1 resource server (docs/auth.md): protected resource metadata, bearer
+       * token verification, 401/403 challenges, per-tool scopes.
+       */
+      auth?: AuthOptions;
+      authenticate?: never;
+    }
+  | {
+      auth?: never;
+      /** Identifies the caller; the result reaches handlers as `authInfo`. Throwing answers 401. */
+      authenticate?: (request: HttpRequest) => AuthInfo | undefined | Promise<AuthInfo | undefined>;
+    };
+
+/** The Streamable HTTP engine's options: grouped by concern, with exclusive choices as unions TypeScript checks. */
+export type HttpEngineOptions = HttpEngineBaseOptions & HttpStateOptions & HttpAuthOptions;
 
 export interface CorsOptions {
   /** How long browsers may cache a preflight answer, in seconds (default 600). */

@@ -4,7 +4,7 @@ import type { TestClient, TestClientError } from '../../../src/testing/index.js'
 import { connected, lastResponse } from '../support.js';
 
 function make(pageSize?: number): McpServer {
-  const s = new McpServer({ name: 'pages', version: '1.0.0', ...(pageSize !== undefined && { pageSize }) });
+  const s = new McpServer({ name: 'pages', version: '1.0.0', ...(pageSize !== undefined && { results: { pageSize } }) });
   for (let i = 0; i < 5; i++) {
     s.tool(`tool${i}`, {}, () => 'ok');
     s.resource(`mem://r${i}`, {}, () => 'ok');

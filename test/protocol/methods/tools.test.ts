@@ -6,7 +6,7 @@ import { TestClientError } from '../../../src/testing/index.js';
 import { client, connected, lastResponse } from '../support.js';
 
 function server(options: { maskErrors?: boolean } = {}): McpServer {
-  return new McpServer({ name: 'tools', version: '1.0.0', logger: { error: () => undefined }, ...options });
+  return new McpServer({ name: 'tools', version: '1.0.0', logger: { error: () => undefined }, results: options });
 }
 
 const rawSchema = {

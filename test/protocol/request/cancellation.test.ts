@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { McpServer } from '../../../src/server/server.js';
+import { McpServer, type McpServerConfig } from '../../../src/server/server.js';
 import type { TestClientError } from '../../../src/testing/index.js';
 import { connected } from '../support.js';
 
@@ -15,7 +15,7 @@ function waiter(started: () => void, reasons: unknown[]) {
     });
 }
 
-function make(config: { requestTimeoutMs?: number } = {}) {
+function make(config: Pick<McpServerConfig, 'limits'> = {}) {
   const server = new McpServer({ name: 'cancel', version: '1.0.0', logger: { error: () => undefined }, ...config });
   const reasons: unknown[] = [];
   let onStart: () => void = () => undefined;
@@ -66,7 +66,7 @@ describe('timeouts', () => {
   });
 
   it('the server-wide timeout answers other requests with a JSON-RPC error; a tool timeout wins for its tool', async () => {
-    const { server, reasons } = make({ requestTimeoutMs: 40 });
+    const { server, reasons } = make({ limits: { requestTimeoutMs: 40 } });
     const c = await connected(server);
     const error = (await c.readResource('slow://thing').catch((e: unknown) => e)) as TestClientError;
     expect(error.code).toBe(-32603);

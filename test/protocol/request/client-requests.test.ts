@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ElicitFormParams } from '../../../src/protocol/wire/types.js';
-import { McpServer } from '../../../src/server/server.js';
+import { McpServer, type McpServerConfig } from '../../../src/server/server.js';
 import type { TestClientError, TestClientOptions } from '../../../src/testing/index.js';
 import { client, connected, tick } from '../support.js';
 
@@ -24,7 +24,7 @@ const FORM: ElicitFormParams = {
 
 const SAMPLE_TOOLS = [{ name: 'get_weather', description: 'Weather by city', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } }];
 
-function make(config: { clientRequestTimeoutMs?: number } = {}) {
+function make(config: Pick<McpServerConfig, 'limits'> = {}) {
   const server = new McpServer({ name: 'asks', version: '1.0.0', logger: { error: () => undefined }, ...config });
   const seen: { childSignals: AbortSignal[] } = { childSignals: [] };
   server.tool('deploy', {}, async (_args, ctx) => JSON.stringify(await ctx.elicit(FORM)));
@@ -250,7 +250,7 @@ describe('sampling includeContext', () => {
 
 describe('timeouts and cancellation of server→client requests', () => {
   it('an unanswered request times out with a clear error', async () => {
-    const c = await connected(make({ clientRequestTimeoutMs: 30 }).server, { ...ALL, onElicit: () => new Promise(() => undefined) });
+    const c = await connected(make({ limits: { clientRequestTimeoutMs: 30 } }).server, { ...ALL, onElicit: () => new Promise(() => undefined) });
     expect((await c.callTool('guarded'))['content']).toEqual([{ type: 'text', text: 'failed: The client did not answer elicitation/create within 30 ms' }]);
     // The server stops waiting and tells the client so (lifecycle: timeouts SHOULD be followed by a cancellation).
     await tick();

@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 async function start(keys: readonly (string | Uint8Array)[]): Promise<string> {
-  const server = new McpServer({ name: 'ring', version: '1.0.0', requestStateKeys: keys });
+  const server = new McpServer({ name: 'ring', version: '1.0.0', requestState: { keys: keys } });
   server.tool('greet', { input: { type: 'object', properties: {} } }, async (_args, ctx) => {
     const answer = await ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } }, { key: 'user_name' });
     return `Hello, ${String(answer.content?.['name'])}!`;
@@ -66,19 +66,19 @@ describe('requestStateKeys', () => {
 
   it.each([
     ['an empty ring', [] as string[], /at least one key/],
-    ['a short string key', [NEW, 'short'], /requestStateKeys\[1\] has 5 bytes; each key needs at least 32/],
-    ['31 bytes', [new Uint8Array(31)], /requestStateKeys\[0\] has 31 bytes/],
-    ['a number', [42 as unknown as string], /requestStateKeys\[0\] must be a string or a Uint8Array/],
+    ['a short string key', [NEW, 'short'], /requestState\.keys\[1\] has 5 bytes; each key needs at least 32/],
+    ['31 bytes', [new Uint8Array(31)], /requestState\.keys\[0\] has 31 bytes/],
+    ['a number', [42 as unknown as string], /requestState\.keys\[0\] must be a string or a Uint8Array/],
   ])('%s is refused when the server is built', (_why, keys, message) => {
-    expect(() => new McpServer({ name: 'x', version: '1', requestStateKeys: keys })).toThrow(message);
+    expect(() => new McpServer({ name: 'x', version: '1', requestState: { keys: keys } })).toThrow(message);
   });
 
   it('sign/open: every key of the ring verifies, the first signs', () => {
     const binding = requestStateBinding('tools/call', 'tools/call t', {}, undefined);
     const payload = { ...binding, answers: {}, kept: {}, exp: Date.now() + 60_000 };
-    const signedOld = signRequestState(payload, { requestStateKeys: [OLD] });
-    expect(openRequestState(signedOld, binding, { requestStateKeys: [NEW, OLD] })).toMatchObject({ target: 'tools/call t' });
-    const signedNew = signRequestState(payload, { requestStateKeys: [NEW, OLD] });
-    expect(() => openRequestState(signedNew, binding, { requestStateKeys: [OLD] })).toThrow(/signature does not match/);
+    const signedOld = signRequestState(payload, { keys: [OLD] });
+    expect(openRequestState(signedOld, binding, { keys: [NEW, OLD] })).toMatchObject({ target: 'tools/call t' });
+    const signedNew = signRequestState(payload, { keys: [NEW, OLD] });
+    expect(() => openRequestState(signedNew, binding, { keys: [OLD] })).toThrow(/signature does not match/);
   });
 });

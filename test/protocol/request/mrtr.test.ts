@@ -151,7 +151,7 @@ describe('refused states (JSON-RPC -32602, HTTP 400)', () => {
   it('not a string', () => expectRefused(url, 'tools/call', callGreet, { forged: true }, {}));
 
   it('expired (requestStateTtlMs)', async () => {
-    const shortLived = await start({ requestStateTtlMs: 1 });
+    const shortLived = await start({ requestState: { ttlMs: 1 } });
     const issued = Date.now();
     const state = resultOf((await round(shortLived, 'tools/call', callGreet)).message)['requestState'];
     await until(() => Date.now() > issued + 50);
@@ -164,7 +164,7 @@ describe('refused states (JSON-RPC -32602, HTTP 400)', () => {
   });
 
   it('foreign: issued by a server with another secret', async () => {
-    const other = await start({ requestStateKeys: ['another secret, at least 32 bytes long'] });
+    const other = await start({ requestState: { keys: ['another secret, at least 32 bytes long'] } });
     const state = resultOf((await round(other, 'tools/call', callGreet)).message)['requestState'];
     await expectRefused(url, 'tools/call', callGreet, state, { user_name: accept({ name: 'x' }) });
   });
@@ -211,8 +211,8 @@ describe('prompts and resources ask too', () => {
 
 describe('requestStateKeys across instances', () => {
   it('a second instance with the same secret finishes a retry started on the first', async () => {
-    const a = await start({ requestStateKeys: ['a shared secret, at least 32 bytes long'] });
-    const b = await start({ requestStateKeys: ['a shared secret, at least 32 bytes long'] });
+    const a = await start({ requestState: { keys: ['a shared secret, at least 32 bytes long'] } });
+    const b = await start({ requestState: { keys: ['a shared secret, at least 32 bytes long'] } });
     const r1 = resultOf((await round(a, 'tools/call', { name: 'rounds', arguments: {} })).message);
     const r2 = resultOf((await round(b, 'tools/call', { name: 'rounds', arguments: {} }, { requestState: r1['requestState'], inputResponses: { step1: accept({ name: 'Ada' }) } })).message);
     expect(Object.keys(r2['inputRequests'] as Json)).toEqual(['step2']);
@@ -221,8 +221,8 @@ describe('requestStateKeys across instances', () => {
   });
 
   it('an instance with a different secret refuses it', async () => {
-    const a = await start({ requestStateKeys: ['secret a, at least thirty-two bytes long'] });
-    const b = await start({ requestStateKeys: [new TextEncoder().encode('secret b, at least thirty-two bytes long')] });
+    const a = await start({ requestState: { keys: ['secret a, at least thirty-two bytes long'] } });
+    const b = await start({ requestState: { keys: [new TextEncoder().encode('secret b, at least thirty-two bytes long')] } });
     const state = resultOf((await round(a, 'tools/call', callGreet)).message)['requestState'];
     const { status, message } = await round(b, 'tools/call', callGreet, { requestState: state, inputResponses: { user_name: accept({ name: 'x' }) } });
     expect(status).toBe(400);

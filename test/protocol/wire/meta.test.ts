@@ -211,8 +211,7 @@ describe('methods', () => {
 
   it('cacheHints configure ttlMs/cacheScope per method with a default; serverInfoInMeta: false leaves _meta out', async () => {
     const tuned = await start({
-      cacheHints: { 'tools/list': { ttlMs: 60_000, cacheScope: 'public' }, default: { ttlMs: 5_000, cacheScope: 'private' } },
-      serverInfoInMeta: false,
+      results: { cacheHints: { 'tools/list': { ttlMs: 60_000, cacheScope: 'public' }, default: { ttlMs: 5_000, cacheScope: 'private' } }, serverInfoInMeta: false },
     });
     const tools = (await modernRequest(tuned, 1, 'tools/list')).messages[0] as { result: Record<string, unknown> };
     expect(tools.result).toMatchObject({ resultType: 'complete', ttlMs: 60_000, cacheScope: 'public' });

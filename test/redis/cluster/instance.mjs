@@ -109,7 +109,7 @@ server.resource('test://watched', { name: 'watched', mimeType: 'text/plain' }, (
 const listener = await listen(server, {
   port: Number(process.env.PORT ?? 0),
   keepAliveMs: 0,
-  ...(process.env.SESSION_IDLE_MS && mode !== 'redis' ? { sessionIdleTimeoutMs: Number(process.env.SESSION_IDLE_MS) } : {}),
+  ...(process.env.SESSION_IDLE_MS && mode !== 'redis' ? { sessions: { idleTimeoutMs: Number(process.env.SESSION_IDLE_MS) } } : {}),
   ...(state?.http ?? {}),
 });
 process.stdout.write(`READY ${new URL(listener.url).port}\n`);

@@ -51,7 +51,7 @@ describe('CORS (opt-in)', () => {
   });
 
   it('answers preflights from allowed origins and lets the page read the session id', async () => {
-    const url = await start({ port: 0, cors: { maxAgeSeconds: 60 } });
+    const url = await start({ port: 0, security: { cors: { maxAgeSeconds: 60 } } });
     const host = `localhost:${url.port}`;
     const origin = `http://${host}`;
     const preflight = await send(url, 'OPTIONS', {
@@ -75,7 +75,7 @@ describe('CORS (opt-in)', () => {
   });
 
   it('never widens who may call: a foreign origin still gets 403 without CORS headers', async () => {
-    const url = await start({ port: 0, cors: true });
+    const url = await start({ port: 0, security: { cors: true } });
     const host = `localhost:${url.port}`;
     for (const method of ['OPTIONS', 'POST']) {
       const answer = await send(url, method, { ...postHeaders, host, origin: 'http://evil.example.com' }, method === 'POST' ? initialize : undefined);
@@ -85,7 +85,7 @@ describe('CORS (opt-in)', () => {
   });
 
   it('grants the configured allowedOrigins', async () => {
-    const url = await start({ port: 0, cors: true, allowedOrigins: ['https://app.example.com'] });
+    const url = await start({ port: 0, security: { cors: true, allowedOrigins: ['https://app.example.com'] } });
     const host = `localhost:${url.port}`;
     const post = await send(url, 'POST', { ...postHeaders, host, origin: 'https://app.example.com' }, initialize);
     expect(post.status).toBe(200);

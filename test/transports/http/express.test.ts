@@ -72,7 +72,7 @@ describe('mountMcpHttp', () => {
   it('keeps DNS-rebinding protection on; allowedHosts widens it', async () => {
     const app = express();
     mountMcpHttp(app, buildServer().server);
-    mountMcpHttp(app, buildServer().server, { path: '/public', allowedHosts: ['mcp.example.com'] });
+    mountMcpHttp(app, buildServer().server, { path: '/public', security: { allowedHosts: ['mcp.example.com'] } });
     const base = await serve(app);
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const body = JSON.stringify(initializeBody());

@@ -94,8 +94,8 @@ describe('fetch adapter parity with the node adapter', () => {
     it(name, async () => {
       const outcomes: Outcome[][] = [];
       for (const start of [startNode, startFetch]) {
-        const { server: mcp, gates } = buildServer(undefined, { maxBatchSize: 4 });
-        const s = await start(mcp, { maxBodyBytes: 4096 });
+        const { server: mcp, gates } = buildServer(undefined, { limits: { maxBatchSize: 4 } });
+        const s = await start(mcp, { limits: { maxBodyBytes: 4096 } });
         servers.push(s);
         outcomes.push(await run(s.url, gates));
       }
@@ -105,8 +105,8 @@ describe('fetch adapter parity with the node adapter', () => {
   }
 
   it('produces the expected answers (the shared scenarios are not vacuous)', async () => {
-    const { server: mcp, gates } = buildServer(undefined, { maxBatchSize: 4 });
-    const s = await startFetch(mcp, { maxBodyBytes: 4096 });
+    const { server: mcp, gates } = buildServer(undefined, { limits: { maxBatchSize: 4 } });
+    const s = await startFetch(mcp, { limits: { maxBodyBytes: 4096 } });
     servers.push(s);
     const [init, echo, streamed, note, deleted, gone] = await scenarios['initialize, call, stream, delete']!(s.url, gates);
     expect(init).toMatchObject({ status: 200, type: 'application/json', session: true });

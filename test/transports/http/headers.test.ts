@@ -81,7 +81,7 @@ describe('body', () => {
   });
 
   it('refuses a body over maxBodyBytes with 413 (declared length)', async () => {
-    const { url } = await start({ maxBodyBytes: 1024 });
+    const { url } = await start({ limits: { maxBodyBytes: 1024 } });
     const response = await post(url, rpc(1, 'tools/list', { padding: 'x'.repeat(2000) }));
     expect(response.status).toBe(413);
     const error = await errorOf(response);
@@ -90,7 +90,7 @@ describe('body', () => {
   });
 
   it('refuses a streamed (chunked) body over maxBodyBytes with 413', async () => {
-    const { url } = await start({ maxBodyBytes: 1024 });
+    const { url } = await start({ limits: { maxBodyBytes: 1024 } });
     const chunk = new TextEncoder().encode('x'.repeat(600));
     let sent = 0;
     const body = new ReadableStream<Uint8Array>({
@@ -110,7 +110,7 @@ describe('body', () => {
   });
 
   it('refuses a batch over maxBatchSize with 400 and -32600', async () => {
-    const { url } = await start({}, { maxBatchSize: 3 });
+    const { url } = await start({}, { limits: { maxBatchSize: 3 } });
     const id = await openSession(url);
     const batch = [1, 2, 3, 4].map((n) => rpc(n, 'ping'));
     const response = await post(url, batch, sessionHeaders(id));

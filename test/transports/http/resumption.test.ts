@@ -143,7 +143,7 @@ describe('replay', () => {
   });
 
   it('is unavailable without an event store: no priming event, Last-Event-ID is ignored', async () => {
-    server = await startNode(buildServer().server, { eventStore: false });
+    server = await startNode(buildServer().server, { sessions: { eventStore: false } });
     const session = await openSession(server.url);
     const response = await post(server.url, rpc(6, 'tools/call', { name: 'progress', arguments: {}, _meta: { progressToken: 6 } }), sessionHeaders(session));
     const events = await readEvents(response);

@@ -98,7 +98,7 @@ describe('default allow-list: loopback names on the bound port', () => {
 
 describe('options', () => {
   it('allowedHosts replaces the defaults; a name without a port allows any port', async () => {
-    server = await startNode(buildServer().server, { allowedHosts: ['mcp.example.com', 'fixed.example.com:8443'] });
+    server = await startNode(buildServer().server, { security: { allowedHosts: ['mcp.example.com', 'fixed.example.com:8443'] } });
     expect((await send(server.url, { host: 'mcp.example.com:1234', origin: 'https://mcp.example.com' })).status).toBe(200);
     expect((await send(server.url, { host: 'fixed.example.com:8443' })).status).toBe(200);
     expect((await send(server.url, { host: 'fixed.example.com:8444' })).status).toBe(403);
@@ -106,18 +106,18 @@ describe('options', () => {
   });
 
   it('allowedOrigins replaces the derived origins', async () => {
-    server = await startNode(buildServer().server, { allowedOrigins: ['https://app.example.com'] });
+    server = await startNode(buildServer().server, { security: { allowedOrigins: ['https://app.example.com'] } });
     const host = `127.0.0.1:${server.port}`;
     expect((await send(server.url, { host, origin: 'https://app.example.com/' })).status).toBe(200);
     expect((await send(server.url, { host, origin: `http://${host}` })).status).toBe(403);
   });
 
   it('dnsRebindingProtection: false turns both checks off', async () => {
-    server = await startNode(buildServer().server, { dnsRebindingProtection: false });
+    server = await startNode(buildServer().server, { security: { dnsRebindingProtection: false } });
     expect((await send(server.url, { host: 'evil.example.com', origin: 'http://evil.example.com' })).status).toBe(200);
   });
 
   it('refuses a malformed allowedHosts entry at construction', async () => {
-    await expect(startNode(buildServer().server, { allowedHosts: ['bad host:x'] })).rejects.toThrow(/allowedHosts/);
+    await expect(startNode(buildServer().server, { security: { allowedHosts: ['bad host:x'] } })).rejects.toThrow(/allowedHosts/);
   });
 });

@@ -71,7 +71,7 @@ describe('stateful sessions', () => {
   it('expires idle sessions but keeps one with an open stream', async () => {
     const { server: mcp } = buildServer();
     // Long enough that the streaming session cannot expire before its GET opens on a loaded machine.
-    server = await startNode(mcp, { sessionIdleTimeoutMs: 400 });
+    server = await startNode(mcp, { sessions: { idleTimeoutMs: 400 } });
     const idle = await openSession(server.url);
     const streaming = await openSession(server.url);
     const controller = new AbortController();
@@ -88,7 +88,7 @@ describe('stateful sessions', () => {
   });
 
   it('refuses initialize with 503 when maxSessions is reached, and accepts again after a DELETE', async () => {
-    server = await startNode(buildServer().server, { maxSessions: 2 });
+    server = await startNode(buildServer().server, { limits: { maxSessions: 2 } });
     const first = await openSession(server.url);
     await openSession(server.url);
     const refused = await post(server.url, initializeBody(9));

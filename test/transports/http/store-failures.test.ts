@@ -66,7 +66,7 @@ describe('store and bus failures', () => {
 
   it('an event store that cannot record: the event is still sent live and the failure is logged', async () => {
     const { logger, lines } = recordingLogger();
-    const http = await startNode(echoServer(logger), { eventStore: new FailingAppendStore(), responseMode: 'sse' });
+    const http = await startNode(echoServer(logger), { sessions: { eventStore: new FailingAppendStore() }, responseMode: 'sse' });
     servers.push(http);
     const session = await openSession(http.url);
     const response = await post(http.url, rpc(2, 'tools/call', { name: 'echo', arguments: {} }), { ...sessionHeaders(session), accept: ACCEPT_BOTH });

@@ -3,7 +3,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo } from 'node:net';
 import type { JsonRpcMessage } from '../../../src/jsonrpc/message.js';
 import type { ConnectionFactory } from '../../../src/protocol/connection.js';
-import { createFetchHandler, listen, type HttpEngineOptions } from '../../../src/http.js';
+import { createFetchHandler, listen, type ListenOptions, type NodeHandlerOptions } from '../../../src/http.js';
 
 import { LEGACY as PROTOCOL } from '../../support/revisions.js';
 
@@ -17,8 +17,8 @@ export interface TestServer {
 }
 
 /** The node adapter via listen() on 127.0.0.1:0. */
-export async function startNode(factory: ConnectionFactory, options: HttpEngineOptions = {}): Promise<TestServer> {
-  const listener = await listen(factory, { port: 0, keepAliveMs: 0, ...options });
+export async function startNode(factory: ConnectionFactory, options: NodeHandlerOptions = {}): Promise<TestServer> {
+  const listener = await listen(factory, { port: 0, keepAliveMs: 0, ...options } as ListenOptions);
   return {
     url: listener.url,
     origin: new URL(listener.url).origin,
@@ -31,8 +31,8 @@ export async function startNode(factory: ConnectionFactory, options: HttpEngineO
  * The fetch adapter behind a minimal node:http → Request bridge (what Bun/Deno do natively),
  * handing the peer address over as Deno's `info.remoteAddr` does.
  */
-export async function startFetch(factory: ConnectionFactory, options: HttpEngineOptions = {}): Promise<TestServer> {
-  const handler = createFetchHandler(factory, { path: '/mcp', keepAliveMs: 0, ...options });
+export async function startFetch(factory: ConnectionFactory, options: NodeHandlerOptions = {}): Promise<TestServer> {
+  const handler = createFetchHandler(factory, { path: '/mcp', keepAliveMs: 0, ...options } as NodeHandlerOptions);
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     void bridge(handler, req, res);
   });

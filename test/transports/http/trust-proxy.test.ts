@@ -134,7 +134,7 @@ describe('trustProxy configuration', () => {
     expect(() => createTrustProxy('loopbak')).toThrow(`trustProxy: "loopbak" is not an IP address or CIDR range; ${how}`);
     expect(() => createTrustProxy(1, 'x-real-ip')).toThrow('forwardedHeader: "x-real-ip" is not one of "x-forwarded-for", "forwarded"');
     // Through the public options: listen() refuses to start.
-    await expect(startNode(new McpServer({ name: 't', version: '1' }), { trustProxy: ['nope'] })).rejects.toThrow('trustProxy: "nope" is not an IP address or CIDR range');
+    await expect(startNode(new McpServer({ name: 't', version: '1' }), { security: { trustProxy: ['nope'] } })).rejects.toThrow('trustProxy: "nope" is not an IP address or CIDR range');
   });
 
   it('named ranges, as proxy-addr names them', () => {

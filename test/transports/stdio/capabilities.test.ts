@@ -13,7 +13,7 @@ import { LEGACY, tick } from '../../protocol/support.js';
 type Json = Record<string, unknown>;
 
 function makeServer(): McpServer {
-  const s = new McpServer({ name: 'stdio-caps', version: '1.0.0', pageSize: 2, logger: { error: () => undefined } });
+  const s = new McpServer({ name: 'stdio-caps', version: '1.0.0', results: { pageSize: 2 }, logger: { error: () => undefined } });
   s.tool('add', { input: z.object({ a: z.number(), b: z.number() }), output: z.object({ sum: z.number() }) }, (args) => ({ sum: args.a + args.b }));
   s.tool('work', {}, async (_args, ctx) => {
     await ctx.log('debug', 'starting');

@@ -21,7 +21,7 @@ let listener: McpHttpListener;
 let url: string;
 
 beforeAll(async () => {
-  const server = new McpServer({ name: 'task-notes', version: '1.0.0', taskStore: new MemoryTaskStore({ ttlMs: 60_000, pollIntervalMs: 100 }) });
+  const server = new McpServer({ name: 'task-notes', version: '1.0.0', tasks: { store: new MemoryTaskStore({ ttlMs: 60_000, pollIntervalMs: 100 }) } });
   server.tool('confirm', { input: none, task: 'optional' }, async (_args, ctx) => {
     const answer = await ctx.elicit({ message: 'Go on?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } }, { key: 'go' });
     await new Promise<void>((resolve) => (release = resolve));

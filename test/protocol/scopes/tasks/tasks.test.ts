@@ -34,7 +34,7 @@ const gates = new Map<string, ReturnType<typeof gate>>();
 const seen: { aborted: string[] } = { aborted: [] };
 
 function build(): McpServer {
-  const server = new McpServer({ name: 'tasks', version: '1.0.0', taskStore: new MemoryTaskStore({ ttlMs: 60_000, pollIntervalMs: 100 }) });
+  const server = new McpServer({ name: 'tasks', version: '1.0.0', tasks: { store: new MemoryTaskStore({ ttlMs: 60_000, pollIntervalMs: 100 }) } });
   server.tool('plain', { input: none }, () => 'plain result');
   server.tool('wait', { input: { type: 'object', properties: { gate: { type: 'string' } }, required: ['gate'] }, task: 'optional' }, async ({ gate: name }, ctx) => {
     const g = gates.get(String(name));
