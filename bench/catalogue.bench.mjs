@@ -26,7 +26,7 @@ const signal = { aborted: false, reason: undefined, addEventListener() {}, remov
 const extra = { send: ignore, signal, requestInfo: { headers: {}, remoteAddress: '127.0.0.1' }, protocolVersion: '2025-11-25', authInfo: undefined, closeStream: undefined };
 
 function build(count, paged) {
-  const server = new McpServer({ name: 'catalogue', version: '1.0.0', ...(paged && { pageSize }) });
+  const server = new McpServer({ name: 'catalogue', version: '1.0.0', ...(paged && { results: { pageSize } }) });
   for (let i = 0; i < count; i++) {
     server.tool(`tool_${String(i).padStart(5, '0')}`, { description: `Tool number ${i}: echoes its text`, input }, ({ text }) => text);
   }

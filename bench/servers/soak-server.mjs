@@ -8,7 +8,7 @@ import { arg, installMemoryProbe } from './_common.mjs';
 const port = Number(arg('port', '0'));
 const idleMs = Number(arg('idle-ms', '5000'));
 const server = createEverythingServer();
-const listener = await listen(server, { port, host: '127.0.0.1', legacySse: true, sessionIdleTimeoutMs: idleMs });
+const listener = await listen(server, { port, host: '127.0.0.1', legacySse: true, sessions: { idleTimeoutMs: idleMs } });
 installMemoryProbe();
 process.stderr.write(`LISTENING ${listener.url}\n`);
 process.on('SIGTERM', () => void listener.close().finally(() => process.exit(0)));
