@@ -29,7 +29,8 @@ log messages go to stderr. On 2026-07-28 a tool the server runs as a task
 
 exit codes: 0 result · 1 the result has isError: true · 2 usage (unknown
 option, a value that does not fit the schema) · 3 JSON-RPC error (unknown
-tool, invalid params, …) · 4 server unreachable · 5 other failure`;
+tool, invalid params, …), HTTP refusal (401, 403, 404) or failed task · 4 server
+unreachable · 5 other failure`;
 
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parse('call', argv, { json: { type: 'string' }, ...TARGET_OPTIONS });

@@ -19,7 +19,7 @@ cache hints is kept), so --json works as a CI snapshot:
   --header 'K: V'  an extra HTTP header (repeatable)
   --verbose        show the entry's stderr
 
-exit codes: 0 ok · 2 usage · 3 JSON-RPC error · 4 server unreachable · 5 other failure`;
+exit codes: 0 ok · 2 usage · 3 JSON-RPC error or HTTP refusal · 4 server unreachable · 5 other failure`;
 
 const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 
