@@ -4,9 +4,8 @@
  * `days` is a number, the string "3" when it is a string. Dotted keys build
  * nested objects (`address.city=Paris`).
  */
-import { str } from './text.js';
 import { usage } from './errors.js';
-import type { Json } from './client/wire.js';
+import type { Json } from './json.js';
 
 type Schema = Json | undefined;
 
@@ -77,15 +76,4 @@ export function coerceArguments(pairs: string[], inputSchema: Schema): Json {
     }
   }
   return args;
-}
-
-/** `Mcp-Param-<Name>` headers for arguments whose schema property carries `x-mcp-header` (2026-07-28 HTTP). */
-export function headerParams(args: Json, inputSchema: Schema, encode: (value: string) => string): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [key, property] of Object.entries((inputSchema?.['properties'] ?? {}) as Record<string, Json>)) {
-    const name = property['x-mcp-header'];
-    const value = args[key];
-    if (typeof name === 'string' && value !== undefined && value !== null) headers[`mcp-param-${name.toLowerCase()}`] = encode(str(value));
-  }
-  return headers;
 }

@@ -18,6 +18,9 @@ interface Servable extends ConnectionFactory {
   connect(transport: McpTransport): Promise<void>;
 }
 
+/** How long an entry that exports no server has, after its import, to start reading stdin. */
+const STDIO_GRACE_MS = 1000;
+
 const isServable = (value: unknown): value is Servable =>
   typeof value === 'object' && value !== null && typeof (value as Servable).connect === 'function' && typeof (value as Servable).openConnection === 'function';
 
@@ -56,7 +59,26 @@ async function main(): Promise<void> {
   if (server) {
     const { StdioTransport } = await import('../index.js');
     await server.connect(new StdioTransport());
+    return;
   }
+  await expectStdioServed(entry);
+}
+
+/**
+ * An entry that exports no server must serve stdio itself: it reads stdin by the time its import is done
+ * (or soon after). One that started something else, listen() on HTTP say, would leave the caller waiting
+ * for an answer that never comes; this says what was expected instead.
+ */
+async function expectStdioServed(entry: string): Promise<void> {
+  const reading = (): boolean => process.stdin.listenerCount('data') > 0 || process.stdin.listenerCount('readable') > 0;
+  for (let waited = 0; waited < STDIO_GRACE_MS && !reading(); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+  if (reading()) return;
+  console.error(
+    `mcpkit: ${entry} exports no server and does not serve stdio (it started something else, such as listen() on HTTP, or nothing).\n` +
+      'Export the server and leave starting it to mcpkit: `export default server` (or `export const server`, or `export function createServer()`); ' +
+      'or, for a server that listens on HTTP, pass its URL (mcpkit call http://127.0.0.1:3000/mcp …).',
+  );
+  process.exit(5);
 }
 
 main().catch(async (error: unknown) => {

@@ -5,7 +5,7 @@
  */
 import { str } from './text.js';
 import { createInterface } from 'node:readline';
-import type { Json } from './client/wire.js';
+import type { Json } from './json.js';
 
 let lines: AsyncIterator<string> | undefined;
 

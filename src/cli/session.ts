@@ -1,7 +1,14 @@
-/** Opens a client on a command's target, runs `work`, and always closes it. */
-import { McpClient, type ClientHandlers, type Connected, type Era } from './client/client.js';
-import { usage } from './errors.js';
-import { openWire, type OpenOptions } from './target.js';
+/** Opens a `mcpkit/client` Client on a command's target, runs `work`, and always closes it. */
+import { Client, McpError, McpTransportError, StdioClientTransport, type ClientOptions, type ElicitationHandler } from '../client.js';
+import { CliError, Exit, usage } from './errors.js';
+import type { Json } from './json.js';
+import { readPackage } from './package-root.js';
+import { openTransport, strictStdout, type OpenOptions } from './target.js';
+
+export type Era = 'auto' | 'legacy' | '2026-07-28';
+
+/** The tasks extension: the CLI awaits a task itself (see tasks.ts), so it declares it on 2026-07-28. */
+export const TASKS = 'io.modelcontextprotocol/tasks';
 
 /** The options of every command that talks to a server. */
 export const TARGET_OPTIONS = {
@@ -28,15 +35,88 @@ export function headersOf(values: string[] | undefined): Record<string, string> 
   return headers;
 }
 
+export interface SessionHandlers {
+  /** Answers `elicitation/create` (a server request on a legacy session, an input request on 2026-07-28). */
+  elicit?: (params: Json) => Promise<Json>;
+  /** Every notification the server sends (progress, log messages, list changes). */
+  notification?: (method: string, params: Json) => void;
+}
+
+export interface Connected {
+  era: 'legacy' | 'modern';
+  protocolVersion: string;
+  /** The `initialize` result (legacy) or the `server/discover` result (modern). */
+  hello: Json;
+}
+
+/** What the server answered, as a CliError with the documented exit code (docs/cli.md). */
+export function cliErrorOf(error: unknown): unknown {
+  if (error instanceof CliError) return error;
+  if (error instanceof McpError) {
+    const data = error.data === undefined ? '' : `\n${JSON.stringify(error.data, null, 2)}`;
+    return new CliError(`error ${error.code}: ${error.message}${data}`, Exit.PROTOCOL);
+  }
+  if (error instanceof McpTransportError) {
+    const unreachable = error.kind === 'unreachable' || error.kind === 'closed';
+    const message = error.message + (error.wwwAuthenticate !== undefined && !error.message.includes(error.wwwAuthenticate) ? `\nWWW-Authenticate: ${error.wwwAuthenticate}` : '');
+    // An entry that exits at once, silently, most often exported nothing and served nothing.
+    const hint = /exited \(code 0\)$/.test(message) ? '\nDoes the entry export its server (`export default server`, `export const server` or `export function createServer()`), or serve stdio itself?' : '';
+    return new CliError(`${message}${hint}`, unreachable ? Exit.UNREACHABLE : Exit.PROTOCOL);
+  }
+  return error;
+}
+
 export async function withClient<T>(
   target: string,
-  options: OpenOptions & { era: Era; handlers?: ClientHandlers },
-  work: (client: McpClient, connected: Connected) => Promise<T>,
+  options: OpenOptions & { era: Era; handlers?: SessionHandlers },
+  work: (client: Client, connected: Connected) => Promise<T>,
 ): Promise<T> {
-  const client = new McpClient(openWire(target, options), options.handlers);
+  const handlers = options.handlers ?? {};
+  const elicit = handlers.elicit;
+  const clientOptions: ClientOptions = {
+    clientInfo: { name: 'mcpkit-cli', version: readPackage().version },
+    protocolVersion: options.era === 'legacy' ? '2025-11-25' : options.era,
+    // A CLI call waits as long as the tool takes: Ctrl-C ends it.
+    requestTimeoutMs: 0,
+    capabilities: { extensions: { [TASKS]: {} } },
+    ...(elicit === undefined ? {} : { elicitation: terminalHandler(elicit) }),
+  };
+  const client = new Client(clientOptions);
+  if (handlers.notification !== undefined) {
+    const notify = handlers.notification;
+    client.on('*', ({ method, ...params }) => notify(String(method), params));
+  }
+  const inner = openTransport(target, options);
+  // A fatal fault the client would put up with (stdout garbage) ends the command at once.
+  let fatal!: (error: CliError) => void;
+  const failed = new Promise<never>((_, reject) => (fatal = reject));
+  failed.catch(() => undefined);
+  const transport = inner instanceof StdioClientTransport ? strictStdout(inner, fatal) : inner;
   try {
-    return await work(client, await client.connect(options.era));
+    const connected = await Promise.race([connect(client, transport), failed]);
+    return await Promise.race([work(client, connected), failed]);
+  } catch (error) {
+    throw cliErrorOf(error);
   } finally {
     await client.close();
   }
+}
+
+/** The CLI's prompt reads the wire shape as it is; the client checks the answer against the requested schema. */
+function terminalHandler(elicit: (params: Json) => Promise<Json>): ElicitationHandler {
+  return async (params) => (await elicit(params as unknown as Json)) as unknown as Awaited<ReturnType<ElicitationHandler>>;
+}
+
+async function connect(client: Client, transport: Parameters<Client['connect']>[0]): Promise<Connected> {
+  await client.connect(transport);
+  const modern = client.era === 'modern';
+  const hello: Json = modern
+    ? { ...client.discoverResult }
+    : {
+        protocolVersion: client.protocolVersion,
+        capabilities: client.serverCapabilities,
+        serverInfo: client.serverInfo,
+        ...(client.instructions === undefined ? {} : { instructions: client.instructions }),
+      };
+  return { era: modern ? 'modern' : 'legacy', protocolVersion: String(client.protocolVersion), hello };
 }

@@ -5,10 +5,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { StdioClientTransport, StreamableHttpTransport, type ClientTransport } from '../client.js';
 import { CliError, Exit, usage } from './errors.js';
-import { httpWire } from './client/http.js';
-import { spawnWire } from './client/stdio.js';
-import type { Wire } from './client/wire.js';
 
 export const HOST = fileURLToPath(new URL('./host.js', import.meta.url));
 
@@ -47,8 +45,37 @@ export interface OpenOptions {
   headers?: Record<string, string>;
 }
 
-export function openWire(target: string, options: OpenOptions = {}): Wire {
-  if (isUrl(target)) return httpWire(target, options.headers);
+/** The transport to a target: Streamable HTTP for a URL, the entry run through host.js over stdio otherwise. */
+export function openTransport(target: string, options: OpenOptions = {}): StdioClientTransport | StreamableHttpTransport {
+  if (isUrl(target)) return new StreamableHttpTransport(target, { headers: options.headers ?? {} });
   const path = entryPath(target);
-  return spawnWire(process.execPath, [...nodeFlagsFor(path), HOST, path], { ...(options.verbose === undefined ? {} : { verbose: options.verbose }) });
+  return new StdioClientTransport({
+    command: process.execPath,
+    args: [...nodeFlagsFor(path), HOST, path],
+    ...(options.verbose === true ? { onStderr: (chunk: string) => void process.stderr.write(chunk) } : {}),
+  });
+}
+
+/**
+ * The client puts up with a line that is not JSON and keeps reading; the CLI does not: on stdio that line
+ * is almost always a console.log in the server, and saying so beats a call that half works.
+ */
+export function strictStdout(inner: ClientTransport, fail: (error: CliError) => void): ClientTransport {
+  return {
+    start: (sink) =>
+      inner.start({
+        message(message) {
+          const invalid = (message as { invalid?: unknown } | null)?.invalid;
+          if (typeof invalid === 'string' && invalid.includes('not JSON')) {
+            fail(new CliError(`the server sent ${invalid}\nLog with console.error (stderr), never console.log.`, Exit.PROTOCOL));
+            return;
+          }
+          sink.message(message);
+        },
+        closed: (error) => sink.closed(error),
+      }),
+    send: (message, info) => inner.send(message, info),
+    negotiated: (version) => inner.negotiated?.(version),
+    close: () => inner.close(),
+  };
 }

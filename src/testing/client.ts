@@ -1,31 +1,14 @@
-import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from '../jsonrpc/message.js';
+import { Client, type ClientOptions } from '../client/client.js';
+import { McpError, McpTransportError } from '../client/errors.js';
+import type { JsonRpcId, JsonRpcMessage } from '../jsonrpc/message.js';
 import type { AuthInfo, ConnectionFactory, HandleResult, McpConnection, MessageExtra, RequestInfo } from '../protocol/connection.js';
-import type {
-  ClientCapabilities,
-  CreateMessageParams,
-  CreateMessageResult,
-  ElicitParams,
-  ElicitResult,
-  Implementation,
-  ListRootsResult,
-  LoggingLevel,
-} from '../protocol/wire/types.js';
+import type { ClientCapabilities, CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, Implementation, ListRootsResult, LoggingLevel } from '../protocol/wire/types.js';
 import { TestClientError } from './errors.js';
-import type {
-  CallToolResult,
-  CompleteResult,
-  GetPromptResult,
-  InitializeResult,
-  ListPromptsResult,
-  ListResourcesResult,
-  ListResourceTemplatesResult,
-  ListToolsResult,
-  ReadResourceResult,
-  Result,
-} from './types.js';
+import type { CallToolResult, CompleteResult, GetPromptResult, InitializeResult, ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult, ReadResourceResult, Result } from './types.js';
 import { isPlainObject } from '../jsonrpc/message.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 import { encodeMessage, encodeBatch } from '../jsonrpc/serialize.js';
+import { CALL_KEY, LinkedTransport, type CallState, type LinkHost } from './link.js';
 
 /** A message as the client would read it off the wire; throws UnserializableMessageError for a notification or request that cannot be. */
 function onTheWire(message: JsonRpcMessage): unknown {
@@ -94,15 +77,16 @@ export interface RequestOptions {
 
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 const LATEST_LEGACY = '2025-11-25';
-
+/** The `_meta` fields a test may set itself on 2026-07-28; the client's own values are the defaults. */
+const PROTOCOL_META = ['io.modelcontextprotocol/protocolVersion', 'io.modelcontextprotocol/clientCapabilities', 'io.modelcontextprotocol/clientInfo', 'io.modelcontextprotocol/logLevel'];
 
 const TEST_CLIENT_KEYS = keysOf<TestClientOptions>({ modern: true, capabilities: true, clientInfo: true, logLevel: true, authInfo: true, requestInfo: true, onElicit: true, onSample: true, onListRoots: true, onMessage: true, maxRounds: true });
 
 /**
- * An in-memory MCP client for tests: it talks to a server through
- * `server.openConnection()` (no sockets, no processes), records every message
- * the server sends, and answers server→client requests with the handlers it
- * was given. Create one with {@link createTestClient}.
+ * An in-memory MCP client for tests: mcpkit/client's `Client` linked to
+ * `server.openConnection()` (no sockets, no processes). It records every
+ * message the server sends, and answers server→client requests with the
+ * handlers it was given. Create one with {@link createTestClient}.
  */
 export class TestClient {
   /** Every message the server sent, in order: responses, notifications and server→client requests. */
@@ -110,9 +94,12 @@ export class TestClient {
   readonly #connection: McpConnection;
   readonly #options: TestClientOptions;
   readonly #modern: boolean;
-  readonly #answering = new Map<JsonRpcId, AbortController>();
+  readonly #calls = new Map<number, CallState>();
   readonly #tasks = new Set<Promise<void>>();
-  #nextId = 1;
+  /** Legacy server→client requests being answered, by id: the server's `notifications/cancelled` aborts one. */
+  readonly #answering = new Map<JsonRpcId, AbortController>();
+  #nextCall = 1;
+  #client: { client: Client; link: LinkedTransport; ready: Promise<void> } | undefined;
   #protocolVersion: string;
   #capabilities: ClientCapabilities;
   #clientInfo: Implementation;
@@ -127,6 +114,7 @@ export class TestClient {
     this.#clientInfo = options.clientInfo ?? { name: 'mcpkit-test-client', version: '0.0.0' };
     // Through the wire encoding, as on stdio and HTTP: what cannot be serialised fails the same way there and here.
     this.#connection = server.openConnection({ send: (message) => this.#receive(onTheWire(message) as JsonRpcMessage) });
+    if (this.#modern) this.#connect(MODERN_PROTOCOL_VERSION);
   }
 
   /** The revision in use: the negotiated one (legacy) or 2026-07-28. */
@@ -152,17 +140,22 @@ export class TestClient {
    * InitializeResult. Modern: sends `server/discover` and returns its result.
    */
   async initialize(params: InitializeParams = {}): Promise<InitializeResult> {
+    const changed = params.capabilities !== undefined || params.clientInfo !== undefined;
     if (params.capabilities !== undefined) this.#capabilities = params.capabilities;
     if (params.clientInfo !== undefined) this.#clientInfo = params.clientInfo;
-    if (this.#modern) return (await this.request('server/discover')) as InitializeResult;
-    const result = await this.request('initialize', {
-      protocolVersion: params.protocolVersion ?? LATEST_LEGACY,
-      capabilities: this.#capabilities,
-      clientInfo: this.#clientInfo,
+    if (this.#modern) {
+      if (changed) this.#connect(MODERN_PROTOCOL_VERSION);
+      return (await this.request('server/discover')) as InitializeResult;
+    }
+    const connected = this.#connect(params.protocolVersion ?? LATEST_LEGACY);
+    const seen = this.messages.length;
+    await connected.ready.catch((error: unknown) => {
+      throw testError('initialize', error);
     });
+    const answer = this.messages.slice(seen).find((m) => 'result' in m && isPlainObject(m.result) && 'protocolVersion' in m.result);
+    const result = (answer !== undefined && 'result' in answer ? answer.result : {}) as InitializeResult;
     if (typeof result['protocolVersion'] === 'string') this.#protocolVersion = result['protocolVersion'];
-    await this.notify('notifications/initialized');
-    return result as InitializeResult;
+    return result;
   }
 
   async listTools(cursor?: string): Promise<ListToolsResult> {
@@ -221,19 +214,34 @@ export class TestClient {
   /**
    * Sends a request and returns its result; a JSON-RPC error rejects with a
    * {@link TestClientError}. On the modern path `_meta` is added and
-   * input-required rounds are answered and retried until the result is final.
+   * input-required rounds are answered and retried until the result is final
+   * (mcpkit/client's `Client` does both).
    */
   async request(method: string, params: Json = {}, options: RequestOptions = {}): Promise<Json> {
-    let current = this.#withMeta(params, options);
-    const rounds = this.#options.maxRounds ?? 10;
-    for (let round = 0; ; round++) {
-      const result = await this.#requestOnce(method, current, options.signal);
-      if (!this.#modern || result['resultType'] !== 'input_required') return result;
-      if (round >= rounds) throw new Error(`${method} still asked for input after ${rounds} retries`);
-      const inputResponses = await this.#answerInputs(result['inputRequests']);
-      const { inputResponses: _previous, requestState: _state, ...rest } = current;
-      current = { ...rest, inputResponses };
-      if (typeof result['requestState'] === 'string') current['requestState'] = result['requestState'];
+    if (this.#closed) throw new Error('The test client is closed');
+    const connected = this.#client;
+    // A legacy client that has not initialized yet: the request goes out as it is (the server decides).
+    if (connected === undefined) return this.#requestRaw(method, this.#metaOf(params, options).params);
+    await connected.ready;
+    const { params: sent, protocol } = this.#metaOf(params, options);
+    const key = this.#nextCall++;
+    const call: CallState = { meta: protocol, aborted: false };
+    this.#calls.set(key, call);
+    const signal = options.signal;
+    const onAbort = (): void => {
+      call.aborted = true;
+      // Best effort: a closed test client has no server left to tell.
+      if (call.id !== undefined) void this.notify('notifications/cancelled', { requestId: call.id, reason: String(signal?.reason ?? 'aborted') }).catch(() => undefined);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const withKey = { ...sent, _meta: { ...(isPlainObject(sent['_meta']) ? sent['_meta'] : {}), [CALL_KEY]: key } };
+      return await connected.client.request(method, withKey);
+    } catch (error) {
+      throw testError(method, error);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      this.#calls.delete(key);
     }
   }
 
@@ -272,8 +280,63 @@ export class TestClient {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    void this.#client?.client.close();
     for (const controller of this.#answering.values()) controller.abort(new Error('Test client closed'));
     this.#connection.close('Test client closed');
+  }
+
+  /** A `Client` on this connection, speaking `version`; a new one replaces the last (new capabilities, a new handshake). */
+  #connect(version: string): { client: Client; link: LinkedTransport; ready: Promise<void> } {
+    const previous = this.#client;
+    const client = new Client(this.#clientOptions(version));
+    const host: LinkHost = {
+      connection: this.#connection,
+      extra: () => this.#extra(),
+      record: (message, answers) => this.#record(message, answers),
+      calls: this.#calls,
+      track: (work) => this.#track(work),
+    };
+    const link = new LinkedTransport(host);
+    this.#client = { client, link, ready: client.connect(link) };
+    this.#client.ready.catch(() => undefined);
+    if (previous !== undefined) void previous.client.close();
+    return this.#client;
+  }
+
+  #clientOptions(version: string): ClientOptions {
+    const o = this.#options;
+    const extra = (signal: AbortSignal): ClientRequestExtra => ({ signal });
+    const options: ClientOptions = {
+      clientInfo: this.#clientInfo,
+      protocolVersion: version as ClientOptions['protocolVersion'] & string,
+      // Exactly what the test declared: the handlers imply nothing (a test may well answer what it did not declare).
+      capabilities: { elicitation: undefined, sampling: undefined, roots: undefined, ...this.#capabilities } as ClientCapabilities,
+      requestTimeoutMs: 0,
+      validateStructuredContent: false,
+      maxInputRounds: (o.maxRounds ?? 10) + 1,
+      maxInboundRequests: 10_000,
+    };
+    if (this.#modern) {
+      // No round trip: a test client on 2026-07-28 needs no handshake.
+      options.discover = { supportedVersions: [MODERN_PROTOCOL_VERSION], capabilities: {} };
+      if (o.logLevel !== undefined) options.logLevel = o.logLevel;
+    }
+    const missing = (method: string): never => {
+      throw new McpError(method, -32601, `Method not found: the test client has no handler for ${method}`);
+    };
+    options.elicitation = (params, { signal }) => (o.onElicit ?? missing('elicitation/create'))(params, extra(signal));
+    options.sampling = (params, { signal }) => (o.onSample ?? missing('sampling/createMessage'))(params, extra(signal));
+    options.roots = async () => (await (o.onListRoots ?? missing('roots/list'))({}, extra(new AbortController().signal))).roots;
+    return options;
+  }
+
+  /** A request sent before a legacy `initialize`: no client session exists yet. */
+  async #requestRaw(method: string, params: Json): Promise<Json> {
+    const response = await this.send({ jsonrpc: '2.0', id: `pre-initialize-${this.#nextCall++}`, method, params });
+    if (response === undefined || Array.isArray(response)) throw new TestClientError(method, 0, 'The server sent no response');
+    if ('error' in response) throw new TestClientError(method, response.error.code, response.error.message, response.error.data);
+    if (!isPlainObject(response.result)) throw new TestClientError(method, 0, 'The result is not an object');
+    return response.result;
   }
 
   #extra(): MessageExtra {
@@ -283,54 +346,74 @@ export class TestClient {
     return extra;
   }
 
-  #withMeta(params: Json, options: RequestOptions): Json {
+  /** The params with the test's `_meta` (progress token, extra fields); on 2026-07-28 its protocol fields are kept aside to win. */
+  #metaOf(params: Json, options: RequestOptions): { params: Json; protocol: Json } {
     const given = isPlainObject(params['_meta']) ? params['_meta'] : {};
     const meta: Json = { ...given, ...options.meta };
     if (options.progressToken !== undefined) meta['progressToken'] = options.progressToken;
+    const protocol: Json = {};
     if (this.#modern) {
-      meta['io.modelcontextprotocol/protocolVersion'] ??= MODERN_PROTOCOL_VERSION;
-      meta['io.modelcontextprotocol/clientCapabilities'] ??= this.#capabilities;
-      meta['io.modelcontextprotocol/clientInfo'] ??= this.#clientInfo;
-      if (this.#options.logLevel !== undefined) meta['io.modelcontextprotocol/logLevel'] ??= this.#options.logLevel;
-    }
-    return Object.keys(meta).length === 0 ? params : { ...params, _meta: meta };
-  }
-
-  async #requestOnce(method: string, params: Json, signal: AbortSignal | undefined): Promise<Json> {
-    const id = this.#nextId++;
-    const onAbort = (): void => {
-      // Best effort: a closed test client has no server left to tell.
-      void this.notify('notifications/cancelled', { requestId: id, reason: String(signal?.reason ?? 'aborted') }).catch(() => undefined);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    try {
-      const response = (await this.send({ jsonrpc: '2.0', id, method, params })) as JsonRpcResponse | undefined;
-      if (response === undefined) {
-        throw new TestClientError(method, 0, signal?.aborted === true ? 'The request was cancelled and got no response' : 'The server sent no response');
+      for (const key of PROTOCOL_META) {
+        if (meta[key] !== undefined) protocol[key] = meta[key];
+        delete meta[key];
       }
-      if ('error' in response) throw new TestClientError(method, response.error.code, response.error.message, response.error.data);
-      if (!isPlainObject(response.result)) throw new TestClientError(method, 0, 'The result is not an object');
-      return response.result;
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
     }
+    const { _meta: _given, ...rest } = params;
+    return { params: Object.keys(meta).length === 0 ? rest : { ...rest, _meta: meta }, protocol };
   }
 
-  /** Answers the input requests of one modern round with the client's handlers. */
-  async #answerInputs(requests: unknown): Promise<Json> {
-    const answers: Json = {};
-    if (!isPlainObject(requests)) return answers;
-    const controller = new AbortController();
-    await Promise.all(
-      Object.entries(requests).map(async ([key, request]) => {
-        const r = isPlainObject(request) ? request : {};
-        const params = isPlainObject(r['params']) ? r['params'] : {};
-        answers[key] = await this.#dispatch(String(r['method']), params, controller.signal);
-      }),
+  #record(message: JsonRpcMessage, answers?: string): void {
+    this.messages.push(message);
+    const info: MessageInfo = { protocolVersion: this.#protocolVersion };
+    if (answers !== undefined) info.answers = answers;
+    this.#options.onMessage?.(message, info);
+  }
+
+  #track(work: Promise<unknown>): void {
+    const task = work.then(
+      () => undefined,
+      () => undefined,
     );
-    return answers;
+    this.#tasks.add(task);
+    void task.then(() => this.#tasks.delete(task));
   }
 
+  /** A message the server sent outside a response: a notification or a server→client request. */
+  #receive(message: JsonRpcMessage): void {
+    this.#record(message);
+    if ('method' in message && message.method === 'notifications/cancelled' && isPlainObject(message.params)) {
+      this.#answering.get(message.params['requestId'] as JsonRpcId)?.abort(message.params['reason']);
+    }
+    // A legacy server's request is answered with the handler's result as it is, so that a test sees how the server
+    // takes a malformed or partial answer; 2026-07-28 input requests go through the client (MRTR, SEP-1034 defaults).
+    if ('method' in message && 'id' in message && (!this.#modern || this.#client === undefined)) return this.#answerServer(message.id, message.method, message.params);
+    this.#client?.link.deliver(message);
+  }
+
+  #answerServer(id: JsonRpcId, method: string, rawParams: unknown): void {
+    const controller = new AbortController();
+    this.#answering.set(id, controller);
+    const params = isPlainObject(rawParams) ? rawParams : {};
+    const task = (async () => {
+      let reply: JsonRpcMessage;
+      try {
+        // A cancelled request is no longer waited for, even when its handler ignores the signal.
+        const aborted = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(new Error('cancelled')), { once: true }));
+        reply = { jsonrpc: '2.0', id, result: (await Promise.race([this.#dispatch(method, params, controller.signal), aborted])) as Json };
+      } catch (error) {
+        const code = error instanceof TestClientError ? error.code : -32603;
+        reply = { jsonrpc: '2.0', id, error: { code, message: error instanceof TestClientError ? error.detail : String(error instanceof Error ? error.message : error) } };
+      } finally {
+        this.#answering.delete(id);
+      }
+      // The server cancelled the request (or the client closed): it expects no answer.
+      if (controller.signal.aborted || this.#closed) return;
+      await this.#connection.handleMessage(reply, this.#extra());
+    })();
+    this.#track(task);
+  }
+
+  /** The test's handler for a server request: its result goes back as it is. */
   async #dispatch(method: string, params: Json, signal: AbortSignal): Promise<unknown> {
     const o = this.#options;
     const missing = (): never => {
@@ -349,48 +432,13 @@ export class TestClient {
         return missing();
     }
   }
+}
 
-  #record(message: JsonRpcMessage, answers?: string): void {
-    this.messages.push(message);
-    const info: MessageInfo = { protocolVersion: this.#protocolVersion };
-    if (answers !== undefined) info.answers = answers;
-    this.#options.onMessage?.(message, info);
-  }
-
-  /** A message the server sent outside a response: a notification or a server→client request. */
-  #receive(message: JsonRpcMessage): void {
-    this.#record(message);
-    if (!('method' in message)) return;
-    if (!('id' in message)) {
-      if (message.method === 'notifications/cancelled' && isPlainObject(message.params)) {
-        this.#answering.get(message.params['requestId'] as JsonRpcId)?.abort(message.params['reason']);
-      }
-      return;
-    }
-    const { id, method } = message;
-    const controller = new AbortController();
-    this.#answering.set(id, controller);
-    const params = isPlainObject(message.params) ? message.params : {};
-    const task = (async () => {
-      let reply: JsonRpcMessage;
-      try {
-        // A cancelled request is no longer waited for, even when its handler ignores the signal.
-        const aborted = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(new Error('cancelled')), { once: true }));
-        reply = { jsonrpc: '2.0', id, result: await Promise.race([this.#dispatch(method, params, controller.signal), aborted]) };
-      } catch (error) {
-        const code = error instanceof TestClientError ? error.code : -32603;
-        reply = { jsonrpc: '2.0', id, error: { code, message: error instanceof TestClientError ? error.detail : String(error instanceof Error ? error.message : error) } };
-      } finally {
-        this.#answering.delete(id);
-      }
-      // The server cancelled the request (or the client closed): it expects no answer.
-      if (controller.signal.aborted || this.#closed) return;
-      await this.#connection.handleMessage(reply, this.#extra());
-    })();
-    this.#tasks.add(task);
-    const done = (): void => void this.#tasks.delete(task);
-    task.then(done, done);
-  }
+/** What the client threw, as the test client's error: a JSON-RPC error keeps its code and data. */
+function testError(method: string, error: unknown): unknown {
+  if (error instanceof McpError) return new TestClientError(method, error.code, error.message, error.data);
+  if (error instanceof McpTransportError && error.kind === 'closed') return new Error('The test client is closed');
+  return error;
 }
 
 /**

@@ -6,34 +6,9 @@
  * answers elicitation, sampling and roots requests with handlers you give it.
  */
 export { createTestClient, MODERN_PROTOCOL_VERSION, TestClient } from './client.js';
-export type {
-  ClientRequestExtra,
-  ElicitHandler,
-  InitializeParams,
-  ListRootsHandler,
-  MessageInfo,
-  RequestOptions,
-  SampleHandler,
-  TestClientOptions,
-} from './client.js';
+export type { ClientRequestExtra, ElicitHandler, InitializeParams, ListRootsHandler, MessageInfo, RequestOptions, SampleHandler, TestClientOptions } from './client.js';
 export { TestClientError } from './errors.js';
-export type {
-  CallToolResult,
-  CompleteResult,
-  DiscoverResult,
-  GetPromptResult,
-  InitializeResult,
-  ListPromptsResult,
-  ListResourcesResult,
-  ListResourceTemplatesResult,
-  ListToolsResult,
-  ReadResourceResult,
-  Result,
-  WirePrompt,
-  WireResource,
-  WireResourceTemplate,
-  WireTool,
-} from './types.js';
+export type { CallToolResult, CompleteResult, DiscoverResult, GetPromptResult, InitializeResult, ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult, ReadResourceResult, Result, WirePrompt, WireResource, WireResourceTemplate, WireTool } from './types.js';
 export { waitFor, type ContractTestApi } from './contracts/api.js';
 export { describeNotificationBusContract, type BusFixture } from './contracts/bus.js';
 export { describeEventStoreContract, type EventStoreFactory, type EventStoreFixture } from './contracts/event-store.js';

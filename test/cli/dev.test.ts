@@ -29,6 +29,19 @@ function writeServer(dir: string, version: string, extra = ''): string {
 
 const textOf = (result: unknown) => (result as { content: { text: string }[] }).content[0]!.text;
 
+/** The supervisor's stdout as messages, and a way to write one to its stdin. */
+function wire(dev: ReturnType<typeof startMcpkit>) {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- wire messages, asserted field by field
+  const messages: Record<string, any>[] = [];
+  let partial = '';
+  dev.child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop()!;
+    for (const line of lines) messages.push(JSON.parse(line));
+  });
+  return { messages, send: (m: unknown) => dev.child.stdin.write(`${JSON.stringify(m)}\n`) };
+}
+
 describe('mcpkit dev --stdio', () => {
   it('keeps the client connected across a reload: handshake replayed, list_changed sent, new code answers', async () => {
     const dir = join(temp.dir, 'stdio');
@@ -67,15 +80,7 @@ describe('mcpkit dev --stdio, on the wire', () => {
     const slow = "server.tool('slow', { input: { type: 'object', properties: {} } }, (_a, ctx) => new Promise((r) => ctx.signal.addEventListener('abort', r)));";
     const entry = writeServer(dir, 'v1', slow);
     const dev = startMcpkit(['dev', '--stdio', entry]);
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- wire messages, asserted field by field
-    const messages: Record<string, any>[] = [];
-    let partial = '';
-    dev.child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      const lines = (partial + chunk).split('\n');
-      partial = lines.pop()!;
-      for (const line of lines) messages.push(JSON.parse(line));
-    });
-    const send = (m: unknown) => dev.child.stdin.write(`${JSON.stringify(m)}\n`);
+    const { messages, send } = wire(dev);
     send(INITIALIZE);
     send(INITIALIZED);
     send({ jsonrpc: '2.0', id: 2, method: 'logging/setLevel', params: { level: 'error' } });
@@ -93,6 +98,36 @@ describe('mcpkit dev --stdio, on the wire', () => {
     await eventually(() => messages.some((m) => m['id'] === 4));
     expect(messages.find((m) => m['id'] === 4)!['result'].content).toEqual([{ type: 'text', text: 'v2' }]);
     expect(messages.filter((m) => m['id'] === 1)).toHaveLength(1); // the replayed initialize is not forwarded
+    dev.child.stdin.end();
+    expect(await dev.exited).toBe(0);
+  });
+});
+
+describe('mcpkit dev --stdio, when the first start fails', () => {
+  it('answers each request with an error that says why, and serves once the file is fixed', async () => {
+    const dir = join(temp.dir, 'broken-first');
+    mkdirSync(dir, { recursive: true });
+    const entry = join(dir, 'server.mjs');
+    writeFileSync(entry, "throw new Error('no database configured');");
+    const dev = startMcpkit(['dev', '--stdio', entry]);
+    const { messages, send } = wire(dev);
+    send(INITIALIZE);
+    await eventually(() => messages.some((m) => m['id'] === 1));
+    const refused = messages.find((m) => m['id'] === 1)!;
+    expect(refused['error']['code']).toBe(-32603);
+    expect(refused['error']['message']).toContain('mcpkit dev: the server is not running');
+    expect(refused['error']['message']).toContain('no database configured');
+    expect(refused['error']['message']).toContain('send initialize again');
+
+    writeServer(dir, 'fixed');
+    await dev.waitForStderr(/reloaded/);
+    send({ ...INITIALIZE, id: 2 });
+    await eventually(() => messages.some((m) => m['id'] === 2));
+    expect(messages.find((m) => m['id'] === 2)!['result']['serverInfo']).toEqual({ name: 'dev-fixture', version: '1.0.0' });
+    send(INITIALIZED);
+    send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'version', arguments: {} } });
+    await eventually(() => messages.some((m) => m['id'] === 3));
+    expect(messages.find((m) => m['id'] === 3)!['result'].content).toEqual([{ type: 'text', text: 'fixed' }]);
     dev.child.stdin.end();
     expect(await dev.exited).toBe(0);
   });

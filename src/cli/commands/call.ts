@@ -1,11 +1,11 @@
 import { parse } from '../args.js';
 import { str } from '../text.js';
-import { encodeHeaderValue } from '../client/http.js';
-import type { Json } from '../client/wire.js';
-import { coerceArguments, headerParams } from '../coerce.js';
-import { Exit, usage } from '../errors.js';
+import type { Json } from '../json.js';
+import { coerceArguments } from '../coerce.js';
+import { CliError, Exit, usage } from '../errors.js';
 import { closePrompt, elicitInTerminal } from '../prompt.js';
 import { ERA_HELP, TARGET_OPTIONS, eraOf, headersOf, withClient } from '../session.js';
+import { awaitTask, isTaskResult } from '../tasks.js';
 
 export const help = `usage: mcpkit call <entry|url> <tool> [key=value…] [options]
 
@@ -24,11 +24,13 @@ objects and arrays are JSON; a.b=1 sets a nested field.
 
 When the tool asks the user (elicitation), the questions appear on stderr and
 the answers are read from stdin; !decline or !cancel refuses. Progress and
-log messages go to stderr.
+log messages go to stderr. On 2026-07-28 a tool the server runs as a task
+(tasks extension) is awaited: its status goes to stderr, its result to stdout.
 
 exit codes: 0 result · 1 the result has isError: true · 2 usage (unknown
 option, a value that does not fit the schema) · 3 JSON-RPC error (unknown
-tool, invalid params, …) · 4 server unreachable · 5 other failure`;
+tool, invalid params, …), HTTP refusal (401, 403, 404) or failed task · 4 server
+unreachable · 5 other failure`;
 
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parse('call', argv, { json: { type: 'string' }, ...TARGET_OPTIONS });
@@ -56,12 +58,13 @@ export async function run(argv: string[]): Promise<number> {
         handlers: { elicit: elicitInTerminal, notification: report },
       },
       async (client, connected) => {
-        const tools = await client.list('tools/list', 'tools');
-        const schema = tools.find((t) => t['name'] === tool)?.['inputSchema'] as Json | undefined;
+        let schema: Json | undefined;
+        for await (const t of client.tools()) if (t.name === tool) schema = t.inputSchema;
         const args = json ?? coerceArguments(pairs, schema);
-        const routing = connected.era === 'modern' ? headerParams(args, schema, encodeHeaderValue) : {};
         const meta = { progressToken: 'mcpkit-cli', ...(connected.era === 'modern' ? { 'io.modelcontextprotocol/logLevel': 'info' } : {}) };
-        return client.request('tools/call', { name: tool, arguments: args, _meta: meta }, routing);
+        // Not callTool(): the result is printed as the server sent it, a task handle included.
+        const answer = await client.request('tools/call', { name: tool, arguments: args, _meta: meta });
+        return isTaskResult(answer) ? awaitTask(client, answer, answerInput, (line) => console.error(line)) : answer;
       },
     );
     console.log(JSON.stringify(result, null, 2));
@@ -69,6 +72,12 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     closePrompt();
   }
+}
+
+/** A question a task asks while it runs: the CLI answers elicitation, as it does inside a call. */
+async function answerInput(method: string, params: Json): Promise<Json> {
+  if (method === 'elicitation/create') return elicitInTerminal(params);
+  throw new CliError(`the task asks for ${method}, which mcpkit call does not answer`, Exit.PROTOCOL);
 }
 
 /** Progress and log notifications, for the person at the terminal. */

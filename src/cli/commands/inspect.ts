@@ -1,6 +1,6 @@
 import { parse } from '../args.js';
 import { str } from '../text.js';
-import type { Json } from '../client/wire.js';
+import type { Json } from '../json.js';
 import { usage } from '../errors.js';
 import { ERA_HELP, TARGET_OPTIONS, eraOf, headersOf, withClient } from '../session.js';
 
@@ -19,7 +19,7 @@ cache hints is kept), so --json works as a CI snapshot:
   --header 'K: V'  an extra HTTP header (repeatable)
   --verbose        show the entry's stderr
 
-exit codes: 0 ok · 2 usage · 3 JSON-RPC error · 4 server unreachable · 5 other failure`;
+exit codes: 0 ok · 2 usage · 3 JSON-RPC error or HTTP refusal · 4 server unreachable · 5 other failure`;
 
 const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 
@@ -63,16 +63,22 @@ export async function run(argv: string[]): Promise<number> {
         serverInfo: (hello['serverInfo'] ?? meta?.[SERVER_INFO]) as Json | undefined,
         instructions: hello['instructions'] as string | undefined,
         capabilities,
-        tools: has('tools') ? await client.list('tools/list', 'tools') : [],
-        resources: has('resources') ? await client.list('resources/list', 'resources') : [],
-        resourceTemplates: has('resources') ? await client.list('resources/templates/list', 'resourceTemplates') : [],
-        prompts: has('prompts') ? await client.list('prompts/list', 'prompts') : [],
+        tools: has('tools') ? await all(client.tools()) : [],
+        resources: has('resources') ? await all(client.resources()) : [],
+        resourceTemplates: has('resources') ? await all(client.resourceTemplates()) : [],
+        prompts: has('prompts') ? await all(client.prompts()) : [],
         ...(connected.era === 'modern' ? { discover: surfaceOf(hello) } : { initialize: surfaceOf(hello) }),
       };
     },
   );
   console.log(values.json ? JSON.stringify(surface, null, 2) : summary(surface));
   return 0;
+}
+
+async function all(items: AsyncIterable<object>): Promise<Json[]> {
+  const out: Json[] = [];
+  for await (const item of items) out.push(item as Json);
+  return out;
 }
 
 const typeName = (schema: Json | undefined): string => {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parse } from '../args.js';
-import type { Json } from '../client/wire.js';
+import type { Json } from '../json.js';
 import { CliError, Exit, usage } from '../errors.js';
 import { ERA_HELP, TARGET_OPTIONS, eraOf, headersOf, withClient } from '../session.js';
 import { isUrl } from '../target.js';

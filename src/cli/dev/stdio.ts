@@ -4,7 +4,9 @@
  * child, replays the handshake the client made (initialize, initialized, the
  * log level, resource subscriptions, 2026-07-28 listen streams), swaps, stops
  * the old child, answers the requests the old child left unanswered with an
- * error, and tells the client that its lists changed.
+ * error, and tells the client that its lists changed. While no version runs (the first start failed,
+ * or the process exited), each request is answered at once with an error that says why, so a client
+ * never waits on a server that is not there; the next save that starts cleanly serves again.
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
@@ -17,7 +19,9 @@ const INTERNAL = 'mcpkit-dev:';
 const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 
 interface Child {
-  process: ChildProcessByStdio<Writable, Readable, null>;
+  process: ChildProcessByStdio<Writable, Readable, Readable>;
+  /** The last of its stderr (it is passed on as it comes): why it failed to start. */
+  stderr: string;
   /** Requests this child sent to the client and that are not answered yet. */
   asked: Set<Id>;
   /** Answers to the supervisor's own requests. */
@@ -42,14 +46,26 @@ export function devStdio(entry: string, flags: string[], log: (line: string) => 
   const inFlight = new Map<Id, string>(); // client requests the current child has not answered
   let internalId = 0;
   let closing = false;
+  let down: string | undefined; // why no version is serving, once a start failed or the process exited
+
+  /** The end of a child's stderr, for the error a client reads. */
+  const lastLines = (stderr: string): string => {
+    const tail = stderr.trimEnd().split('\n').slice(-6).join('\n');
+    return tail === '' ? '' : `; its stderr:\n${tail}`;
+  };
 
   function spawnChild(): Child {
     const child: Child = {
-      process: spawn(process.execPath, [...flags, HOST, entry], { stdio: ['pipe', 'pipe', 'inherit'] }),
+      process: spawn(process.execPath, [...flags, HOST, entry], { stdio: ['pipe', 'pipe', 'pipe'] }),
+      stderr: '',
       asked: new Set(),
       internal: new Map(),
     };
     child.process.stdin.on('error', () => {});
+    child.process.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      process.stderr.write(chunk);
+      child.stderr = (child.stderr + chunk).slice(-2000);
+    });
     let partial = '';
     child.process.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       const lines = (partial + chunk).split('\n');
@@ -133,21 +149,24 @@ export function devStdio(entry: string, flags: string[], log: (line: string) => 
   }
 
   async function reload(): Promise<boolean> {
+    if (!current) queue ??= []; // hold what the client sends while this start is tried
     const next = spawnChild();
     try {
       await handshake(next);
     } catch (error) {
       next.process.kill('SIGKILL');
       log(`${(error as Error).message}${current ? '; the previous version keeps serving' : '; save a change to retry'}`);
+      if (!current) stayDown(`${(error as Error).message}${lastLines(next.stderr)}`);
       return false;
     }
+    down = undefined;
     const previous = current;
     current = next;
     next.process.once('exit', (code, signal) => {
       if (current !== next || closing) return;
       current = undefined;
-      queue = [];
       failInFlight('the server exited while handling');
+      stayDown(`the server exited (${signal ?? `code ${code}`})${lastLines(next.stderr)}`);
       log(`the server exited (${signal ?? `code ${code}`}); save a change to restart it`);
     });
     if (previous) {
@@ -159,6 +178,28 @@ export function devStdio(entry: string, flags: string[], log: (line: string) => 
     for (const line of queue ?? []) toChild(line);
     queue = undefined;
     return true;
+  }
+
+  /** No version serves: what the client sent while one was tried, and what it sends from now on, is refused. */
+  function stayDown(why: string): void {
+    down = why;
+    const held = queue ?? [];
+    queue = undefined;
+    for (const line of held) refuse(line);
+  }
+
+  function refuse(line: string): void {
+    let message: Json | undefined;
+    try {
+      message = JSON.parse(line) as Json;
+    } catch {
+      return;
+    }
+    for (const m of Array.isArray(message) ? (message as Json[]) : [message]) {
+      if (m === null || typeof m !== 'object' || typeof m['method'] !== 'string' || m['id'] === undefined) continue;
+      const why = `mcpkit dev: the server is not running: ${down ?? 'it has not started'}. Fix it and save (mcpkit dev starts it again), then send ${m['method']} again`;
+      write({ jsonrpc: '2.0', id: m['id'], error: { code: -32603, message: why } });
+    }
   }
 
   /** Answers the client's unanswered requests (listen streams excepted: they are replayed). */
@@ -192,6 +233,7 @@ export function devStdio(entry: string, flags: string[], log: (line: string) => 
     for (const line of lines) {
       if (!line.trim()) continue;
       if (queue) queue.push(line);
+      else if (!current) refuse(line);
       else toChild(line);
     }
   });

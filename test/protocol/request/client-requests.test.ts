@@ -315,7 +315,8 @@ describe('client requests on the 2026-07-28 path (MRTR)', () => {
   it('the same tool ends a round with input_required and finishes on the automatic retry', async () => {
     const c = client(make().server, { ...ALL, modern: true });
     const result = await c.callTool('deploy');
-    expect(result['content']).toEqual([{ type: 'text', text: '{"action":"accept","content":{"name":"api","region":"us","features":["logs","traces"],"n":3}}' }]);
+    // On 2026-07-28 mcpkit/client answers input requests: the requested schema's defaults fill what the handler left out (SEP-1034).
+    expect(result['content']).toEqual([{ type: 'text', text: '{"action":"accept","content":{"name":"api","region":"us","features":["logs","traces"],"n":3,"replicas":2,"public":false,"tier":"free"}}' }]);
     const rounds = c.messages.filter((m) => 'result' in m).map((m) => (m as { result: Record<string, unknown> }).result);
     expect(rounds).toHaveLength(2);
     expect(rounds[0]).toMatchObject({
