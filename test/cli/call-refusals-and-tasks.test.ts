@@ -1,5 +1,5 @@
 /**
- * `mcpkit call` / `inspect` where review found them wanting: an HTTP refusal whose JSON-RPC id is null,
+ * `mcpkit call` / `inspect` on what used to go wrong: an HTTP refusal whose JSON-RPC id is null,
  * an entry that starts its own server, and a tool the server runs as a task (2026-07-28).
  */
 import http from 'node:http';
