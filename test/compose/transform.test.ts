@@ -8,7 +8,7 @@ import { McpServer, RegistrationError, transformProvider, type McpProvider, type
 import { harness, modernMeta } from '../support/wire.js';
 
 type Json = Record<string, unknown>;
-const quiet = (): { error: ReturnType<typeof vi.fn>; warn: ReturnType<typeof vi.fn> } => ({ error: vi.fn(), warn: vi.fn() });
+const quiet = (): { error: (message: string) => void; warn: (message: string) => void } => ({ error: vi.fn<(message: string) => void>(), warn: vi.fn<(message: string) => void>() });
 
 function source(): McpServer {
   const server = new McpServer({ name: 'src', version: '1.0.0', logger: quiet() });
