@@ -57,7 +57,11 @@ export function mountProvider(target: MountTarget, child: McpProvider<RequestCon
     } catch {
       continue;
     }
-    if (isThenable(list)) continue;
+    if (isThenable(list)) {
+      // Checked when it answers (its own failure is logged then), never left as an unhandled rejection.
+      Promise.resolve(list).catch(() => undefined);
+      continue;
+    }
     const served = target.served(kind);
     for (const item of list as readonly Record<string, unknown>[]) {
       const key = KEY[kind](item);

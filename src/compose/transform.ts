@@ -179,8 +179,14 @@ export function transformProvider<C>(inner: McpProvider<C>, options: McpProvider
     },
   };
   // The inner tools known now are reshaped now: a bad argument transform throws here, not at listing.
-  const now = inner.listTools?.(undefined);
-  if (now !== undefined && !isThenable(now)) list(now, tool);
+  let now: ReturnType<NonNullable<McpProvider<C>['listTools']>> | undefined;
+  try {
+    now = inner.listTools?.(undefined);
+  } catch {
+    // The inner provider's own failure: the server logs it when it lists.
+  }
+  if (isThenable(now)) Promise.resolve(now).catch(() => undefined);
+  else if (now !== undefined) list(now, tool);
   if (inner.subscribe) base.subscribe = inner.subscribe.bind(inner);
   if (inner.unsubscribe) base.unsubscribe = inner.unsubscribe.bind(inner);
   if (inner.onChange) base.onChange = inner.onChange.bind(inner);

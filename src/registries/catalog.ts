@@ -358,7 +358,11 @@ export function shadowedIn<C>(catalog: ProviderCatalog<C>, kinds: readonly ListK
       } catch {
         return;
       }
-      if (isThenable(list)) return;
+      if (isThenable(list)) {
+        // Checked when it answers (its own failure is logged then), never left as an unhandled rejection.
+        Promise.resolve(list).catch(() => undefined);
+        return;
+      }
       for (const item of list) {
         const key = KEY[kind](item as never);
         const kept = owner.get(key);

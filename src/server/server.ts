@@ -444,7 +444,11 @@ export class McpServer extends Authoring implements ConnectionFactory {
       } catch {
         continue;
       }
-      if (isThenable(list)) continue;
+      if (isThenable(list)) {
+        // Checked when it answers (its own failure is logged then), never left as an unhandled rejection.
+        Promise.resolve(list).catch(() => undefined);
+        continue;
+      }
       for (const item of list as readonly object[]) if (!served.has(key(item))) served.set(key(item), provider.label ?? 'a provider');
     }
     return served;
