@@ -34,7 +34,7 @@ function remote(): { provider: McpProvider<RequestContext>; emit(change: McpProv
 
 describe('server.provide with an asynchronous provider', () => {
   it('merges and pages the lists (local first), calls and reads through it, in both eras', async () => {
-    const server = new McpServer({ name: 'p', version: '1', pageSize: 2, logger: { error: vi.fn(), warn: vi.fn() } });
+    const server = new McpServer({ name: 'p', version: '1', results: { pageSize: 2 }, logger: { error: vi.fn(), warn: vi.fn() } });
     server.tool('local', {}, () => 'local');
     server.provide(remote().provider);
     const h = harness(server);

@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { McpServer } from '../../src/index.js';
-import { startNode, type TestServer } from '../http/support.js';
+import { startNode, type TestServer } from '../transports/http/support.js';
 import { eventually } from '../support/eventually.js';
 
 let http: TestServer | undefined;

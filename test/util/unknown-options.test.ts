@@ -4,7 +4,7 @@
  * misspelt `scope` for `scopes` used to leave a tool open to every caller.
  */
 import { describe, expect, it } from 'vitest';
-import { assembleMcpServer, McpAssemblyError, McpServer, MemoryNotificationBus, MemoryTaskStore, RegistrationError, StdioTransport } from '../../src/index.js';
+import { assembleMcpServer, McpAssemblyError, McpServer, MemoryNotificationBus, MemoryTaskStore, RegistrationError, StdioTransport, type TaskChannel } from '../../src/index.js';
 import { createFetchHandler, createHttpEngine, createNodeHandler, listen, MemoryEventStore, MemorySessionStore, MemorySharedSessionStore } from '../../src/http.js';
 import { mountMcpHttp } from '../../src/express.js';
 import { introspectionVerifier, jwtVerifier } from '../../src/auth.js';
@@ -126,7 +126,7 @@ describe('unknown option keys are refused where they are given', () => {
     // @ts-expect-error the shared store sets the idle expiry
     expect(() => createHttpEngine(server(), { sessions: { cluster: shared, idleTimeoutMs: 1 } })).toThrow('sessions.idleTimeoutMs cannot be combined with sessions.cluster');
     // @ts-expect-error a task channel needs the store it carries changes of
-    expect(() => new McpServer({ ...info, tasks: { channel: {} as never } })).toThrow('tasks.channel needs tasks.store');
+    expect(() => new McpServer({ ...info, tasks: { channel: {} as TaskChannel } })).toThrow('tasks.channel needs tasks.store');
   });
 
   it('a tool with a misspelt key is never registered', () => {

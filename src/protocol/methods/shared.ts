@@ -142,7 +142,7 @@ export function catalogPage<T extends { scopes?: readonly string[] }>(
   const page = (items: readonly T[], cached: boolean): Record<string, unknown> => {
     const server = ctx.server;
     const views = cached ? server.view(field, catalog.version, items, () => items.map(wire)) : items.map(wire);
-    const { page: part, nextCursor } = paginate(permitted(views, items, ctx), params['cursor'], server.options.pageSize);
+    const { page: part, nextCursor } = paginate(permitted(views, items, ctx), params['cursor'], server.results.pageSize);
     return nextCursor === undefined ? { [field]: part } : { [field]: part, nextCursor };
   };
   const items = catalog.list(kind, ctx) as unknown as readonly T[] | Promise<readonly T[]>;
