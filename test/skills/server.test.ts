@@ -224,7 +224,7 @@ describe('server.skills() refuses at registration', () => {
   });
 
   it('options it does not know, naming the one meant; the same URI twice', () => {
-    expect(registrationError(() => serve(twoSkills(), { directoryread: true } as SkillsOptions))).toMatch(/unknown option "directoryread" \(did you mean "directoryRead"\?\)/);
+    expect(registrationError(() => serve(twoSkills(), { directoryread: true } as SkillsOptions))).toMatch(/unknown option `directoryread` in server.skills\(\) options — did you mean `directoryRead`\?/);
     expect(registrationError(() => serve(twoSkills(), { prefix: '../x' }))).toMatch(/prefix "\.\.\/x" must be/);
     const dir = twoSkills();
     expect(registrationError(() => serve([dir, dir]))).toMatch(/two skills would serve skill:\/\/git-workflow\/SKILL\.md/);
