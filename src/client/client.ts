@@ -20,6 +20,7 @@ import { allPages, ListCache, ToolCatalog } from './lists.js';
 import { capabilitiesOf, checkOptions, type CallToolOptions, type ClientOptions, type Json, type ListOptions, type RequestOptions } from './options.js';
 import { RequestTable } from './requests.js';
 import { ServerRequests } from './server-requests.js';
+import { ClientSkills } from './skills.js';
 import type { ClientTransport, OutboundInfo } from './transport.js';
 import type {
   CallToolResult,
@@ -59,6 +60,7 @@ export class Client {
   readonly #serverRequests: ServerRequests;
   readonly #tools = new ToolCatalog();
   readonly #cache = new ListCache();
+  #skills: ClientSkills | undefined;
 
   constructor(options: ClientOptions = {}) {
     checkOptions(options);
@@ -189,6 +191,16 @@ export class Client {
    */
   on(event: string, listener: Listener): () => void {
     return this.#events.on(event, listener);
+  }
+
+  /** The skills extension (SEP-2640): `list()`, `get(uri)`, `fetch(entry | uri | name)`, verified, nothing prefetched. */
+  get skills(): ClientSkills {
+    this.#skills ??= new ClientSkills({
+      request: (method, params, options) => this.request(method, params, options),
+      readResource: (uri, options) => this.readResource(uri, options),
+      warn: (message) => this.#events.warn(message),
+    });
+    return this.#skills;
   }
 
   // ---- what a server offers --------------------------------------------------------------
