@@ -16,6 +16,9 @@ import { loadRequirementSet } from './conformance/results.mjs';
 import { spawnGroup, stopGroup } from './conformance/server.mjs';
 
 const REVISIONS = ['2025-11-25', '2026-07-28'];
+// Extension scenarios no requirement set lists: run one by one at each revision (--spec-version <rev>
+// --force), under the same baseline rule. One whose checks are all SKIPPED fails: it checked nothing.
+const EXTENSION_SCENARIOS = ['sep-2640-client-no-prefetch', 'sep-2640-client-verify-digest', 'sep-2640-client-verify-size', 'sep-2640-client-verify-frontmatter'];
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT_DIR = path.join(ROOT, '.conformance', 'client');
 const BASELINE_FILE = path.join(ROOT, 'conformance', 'expected-client-failures.yaml');
@@ -60,28 +63,40 @@ function readClientResults(outDir) {
   return results;
 }
 
-async function runSet(cli, revision) {
-  const outDir = path.join(OUT_DIR, revision);
-  const log = path.join(OUT_DIR, `${revision}.log`);
-  fs.rmSync(outDir, { recursive: true, force: true });
-  const major = Number(process.versions.node.split('.')[0]);
-  const args = [
-    ...(major < 22 ? ['--import', SHIM] : []), // Node 20: fs.globSync shim
-    cli, 'client', '--command', `${JSON.stringify(process.execPath)} ${PROGRAM}`, '--requirements', revision,
-    '-o', outDir, '--timeout', String(SCENARIO_TIMEOUT_MS),
-  ];
-  const logFd = fs.openSync(log, 'w');
-  const started = Date.now();
+/** One `conformance client` run (its output appended to `log`), stopped when the whole set's time is up. */
+async function runCli(args, log, deadline) {
+  const logFd = fs.openSync(log, 'a');
   const group = spawnGroup([process.execPath, ...args], { cwd: ROOT, env: process.env, logFd });
   fs.closeSync(logFd);
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
     void stopGroup(group);
-  }, RUN_TIMEOUT_MS);
+  }, Math.max(0, deadline - Date.now()));
   await group.exited;
   clearTimeout(timer);
   await stopGroup(group);
+  return timedOut;
+}
+
+/** `--requirements <rev>`, then each extension scenario at that revision, bounded by RUN_TIMEOUT_MS together. */
+async function runSet(cli, revision) {
+  const outDir = path.join(OUT_DIR, revision);
+  const log = path.join(OUT_DIR, `${revision}.log`);
+  fs.rmSync(outDir, { recursive: true, force: true });
+  fs.writeFileSync(log, '');
+  const major = Number(process.versions.node.split('.')[0]);
+  const base = [
+    ...(major < 22 ? ['--import', SHIM] : []), // Node 20: fs.globSync shim
+    cli, 'client', '--command', `${JSON.stringify(process.execPath)} ${PROGRAM}`, '-o', outDir, '--timeout', String(SCENARIO_TIMEOUT_MS),
+  ];
+  const started = Date.now();
+  const deadline = started + RUN_TIMEOUT_MS;
+  let timedOut = await runCli([...base, '--requirements', revision], log, deadline);
+  for (const scenario of EXTENSION_SCENARIOS) {
+    if (timedOut) break;
+    timedOut = await runCli([...base, '--scenario', scenario, '--spec-version', revision, '--force'], log, deadline);
+  }
   const results = readClientResults(outDir);
   console.log(`conformance client: ${revision}: ${results.size} scenarios in ${((Date.now() - started) / 1000).toFixed(1)} s (log ${rel(log)})`);
   if (timedOut) throw new SetupError(`${revision}: the run exceeded CONFORMANCE_RUN_TIMEOUT; log ${rel(log)}`);
@@ -104,14 +119,14 @@ async function main() {
   const next = new Map();
   const counts = [];
   for (const revision of REVISIONS) {
-    const set = loadRequirementSet(suiteDir, revision, 'client');
+    const set = [...loadRequirementSet(suiteDir, revision, 'client'), ...EXTENSION_SCENARIOS.map((scenario) => ({ scenario, scored: false, extension: true }))];
     const results = await runSet(path.join(suiteDir, 'dist', 'index.js'), revision);
     const listed = baseline.get(revision) ?? new Map();
     const failing = new Map();
     let ok = 0;
-    for (const { scenario, scored } of set) {
+    for (const { scenario, scored, extension } of set) {
       const r = results.get(scenario);
-      const fails = !r || r.failed > 0;
+      const fails = !r || r.failed > 0 || (extension === true && r.passed === 0);
       if (!fails && scored) ok++;
       if (fails) failing.set(scenario, listed.get(scenario) || (r ? `fails: ${[...new Set(r.failures.map((c) => c.id))].join(', ')}` : 'no results'));
       if (fails && !listed.has(scenario)) {

@@ -13,6 +13,11 @@ export { StreamableHttpTransport } from './client/http.js';
 export type { StreamableHttpOptions, TokenProvider } from './client/http.js';
 export { InMemoryTransport } from './client/memory.js';
 export type { InMemoryOptions } from './client/memory.js';
+export { ClientSkills } from './client/skills.js';
+export type { ListSkillsResult, SkillFetchOptions, SkillListOptions, SkillsHost } from './client/skills.js';
+// A skill's verification without a transport (SEP-2640): what client.skills uses, for any reader.
+export { checkSkillEntry, fetchSkill, frontmatterDifferences, SkillVerificationError, skillRoot, verifySkillFile } from './skills/format/verify.js';
+export type { EntryLimits, FetchSkillOptions, LoadedSkill, SkillEntry, SkillFileEntry, SkillReader, SkillReadResult, SkillVerificationFailure } from './skills/format/verify.js';
 export type { ClientTransport, OutboundInfo, TransportSink } from './client/transport.js';
 // The result and wire types (CallToolResult, ListToolsResult, WireTool, …) are mcpkit/testing's until issue 22's
 // single set of wire types lands in the root entry: every name is exported from exactly one entry.

@@ -74,10 +74,9 @@ export type { TemplateVariables } from './registries/template-variables.js';
 export { MCP_APP_MIME_TYPE, UI_EXTENSION_ID } from './apps/ui.js';
 export type { ToolApp, UiCsp, UiPermissions, UiResourceMeta, UiToolMeta, UiVisibility } from './apps/ui.js';
 
-// Agent Skills (io.modelcontextprotocol/skills, SEP-2640): serving, and a client's verification
+// Agent Skills (io.modelcontextprotocol/skills, SEP-2640): serving (a client's verification is mcpkit/client's)
 export type { SkillFiles, SkillFolder, SkillSource, SkillsOptions } from './skills/options.js';
-export { checkSkillEntry, fetchSkill, frontmatterDifferences, SKILLS_EXTENSION, SkillVerificationError, skillRoot, verifySkillFile } from './skills/format/verify.js';
-export type { EntryLimits, FetchSkillOptions, LoadedSkill, SkillEntry, SkillFileEntry, SkillReader, SkillReadResult, SkillVerificationFailure } from './skills/format/verify.js';
+export { SKILLS_EXTENSION } from './skills/format/verify.js';
 export { FrontmatterError, parseFrontmatter, parseSkillFile, type Frontmatter, type FrontmatterValue, type ParsedSkillFile } from './skills/format/frontmatter.js';
 export { sha256Digest } from './skills/format/digest.js';
 export { frontmatterProblems, skillNameProblem } from './skills/format/names.js';

@@ -3,7 +3,7 @@
 // the server URL is the last argument, the scenario in MCP_CONFORMANCE_SCENARIO, the revision in
 // MCP_CONFORMANCE_PROTOCOL_VERSION, scenario data in MCP_CONFORMANCE_CONTEXT (JSON). Plain Node and
 // the built mcpkit/client, so that the suite's concurrent scenarios start fast.
-import { Client, StreamableHttpTransport } from 'mcpkit/client';
+import { Client, SkillVerificationError, StreamableHttpTransport } from 'mcpkit/client';
 
 const url = process.argv[process.argv.length - 1];
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
@@ -57,7 +57,27 @@ const scenarios = {
   async 'json-schema-ref-no-deref'() {
     await client.listTools();
   },
+  /** Skills (SEP-2640): listing reads no file of any skill. */
+  async 'sep-2640-client-no-prefetch'() {
+    await client.skills.list();
+  },
+  'sep-2640-client-verify-digest': loadFirstSkill,
+  'sep-2640-client-verify-size': loadFirstSkill,
+  'sep-2640-client-verify-frontmatter': loadFirstSkill,
 };
+
+/** The "model" asks for the first skill and follows its reference: a failed verification stops it before the second read. */
+async function loadFirstSkill() {
+  const { skills } = await client.skills.list();
+  try {
+    const skill = await client.skills.fetch(skills[0]);
+    await skill.readText('references/FORMS.md');
+    console.error(`loaded ${skill.name}`);
+  } catch (error) {
+    if (!(error instanceof SkillVerificationError)) throw error;
+    console.error(`refused: ${error.reason}: ${error.message}`);
+  }
+}
 
 try {
   await client.connect(new StreamableHttpTransport(url));

@@ -1,4 +1,5 @@
 import { kindOf, RegistrationError } from '../registries/checks.js';
+import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 import { MAX_SKILL_BYTES, MAX_SKILL_FILES } from './format/verify.js';
 
 /** A skill in memory: its files by path relative to the skill's root (`SKILL.md`, `references/GUIDE.md`). */
@@ -37,18 +38,7 @@ export interface SkillLimits {
   readonly maxFiles: number;
 }
 
-const OPTION_KEYS = ['prefix', 'directoryRead', 'watch', 'maxFileBytes', 'maxSkillBytes', 'maxFiles'] as const;
-
-/** Levenshtein distance, for "did you mean" (the option names are short). */
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length]!;
-}
+const OPTION_KEYS = keysOf<SkillsOptions>({ prefix: true, directoryRead: true, watch: true, maxFileBytes: true, maxSkillBytes: true, maxFiles: true });
 
 function positive(options: SkillsOptions, key: 'maxFileBytes' | 'maxSkillBytes' | 'maxFiles', fallback: number): number {
   const value = options[key];
@@ -61,11 +51,7 @@ function positive(options: SkillsOptions, key: 'maxFileBytes' | 'maxSkillBytes' 
 export function checkOptions(options: unknown): { options: SkillsOptions; limits: SkillLimits } {
   if (options === undefined) return checkOptions({});
   if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new RegistrationError(`server.skills(): options must be an object (got ${kindOf(options)})`);
-  for (const key of Object.keys(options)) {
-    if ((OPTION_KEYS as readonly string[]).includes(key)) continue;
-    const best = [...OPTION_KEYS].sort((a, b) => distance(key, a) - distance(key, b))[0]!;
-    throw new RegistrationError(`server.skills(): unknown option ${JSON.stringify(key)}${distance(key, best) <= 3 ? ` (did you mean ${JSON.stringify(best)}?)` : ''}; the options are ${OPTION_KEYS.join(', ')}`);
-  }
+  refuseUnknownKeys(options, OPTION_KEYS, 'server.skills() options', (message) => new RegistrationError(message));
   const checked = options as SkillsOptions;
   for (const key of ['directoryRead', 'watch'] as const) {
     if (checked[key] !== undefined && typeof checked[key] !== 'boolean') throw new RegistrationError(`server.skills(): ${key} must be true or false (got ${kindOf(checked[key])})`);

@@ -92,7 +92,7 @@ describe('mcpkit/client', () => {
   });
 
   it('names the option a misspelt one was meant to be', () => {
-    expect(() => new Client({ requestTimeout: 5 } as never)).toThrow(/Unknown Client option "requestTimeout" \(did you mean "requestTimeoutMs"\?\)/);
+    expect(() => new Client({ requestTimeout: 5 } as never)).toThrow(/unknown option `requestTimeout` in new Client\(\) options — did you mean `requestTimeoutMs`\?/);
     expect(() => new Client({ protocolVersion: '2025-01-01' as never })).toThrow(/protocolVersion must be 'auto' or one of/);
   });
 });

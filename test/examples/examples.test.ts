@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fetchSkill } from '../../src/index.js';
+import { fetchSkill } from '../../src/client.js';
 import { listeningUrl } from '../support/process.js';
 
 // Every runnable example is executed here, the way a user would run it.

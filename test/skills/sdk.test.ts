@@ -9,7 +9,8 @@ import { StreamableHTTPClientTransport as StreamableV1 } from '@modelcontextprot
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { listen, type McpHttpListener } from '../../src/http.js';
-import { fetchSkill, McpServer } from '../../src/index.js';
+import { McpServer } from '../../src/index.js';
+import { fetchSkill } from '../../src/client.js';
 
 const SKILL = '---\nname: release-notes\ndescription: Write release notes from merged pull requests\nmetadata:\n  team: docs\n---\n\nRead [the template](templates/NOTES.md).\n';
 const TEMPLATE = '## What changed\n';

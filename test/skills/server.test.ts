@@ -10,7 +10,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fetchSkill, McpServer, RegistrationError, SkillVerificationError, type SkillsOptions, type SkillSource } from '../../src/index.js';
+import { McpServer, RegistrationError, type SkillsOptions, type SkillSource } from '../../src/index.js';
+import { fetchSkill, SkillVerificationError } from '../../src/client.js';
 import type { TestClient } from '../../src/testing/index.js';
 import { client, connected, LEGACY, MODERN } from '../protocol/support.js';
 import { eventually } from '../support/eventually.js';
@@ -224,7 +225,7 @@ describe('server.skills() refuses at registration', () => {
   });
 
   it('options it does not know, naming the one meant; the same URI twice', () => {
-    expect(registrationError(() => serve(twoSkills(), { directoryread: true } as SkillsOptions))).toMatch(/unknown option "directoryread" \(did you mean "directoryRead"\?\)/);
+    expect(registrationError(() => serve(twoSkills(), { directoryread: true } as SkillsOptions))).toMatch(/unknown option `directoryread` in server.skills\(\) options — did you mean `directoryRead`\?/);
     expect(registrationError(() => serve(twoSkills(), { prefix: '../x' }))).toMatch(/prefix "\.\.\/x" must be/);
     const dir = twoSkills();
     expect(registrationError(() => serve([dir, dir]))).toMatch(/two skills would serve skill:\/\/git-workflow\/SKILL\.md/);

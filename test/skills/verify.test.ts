@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkSkillEntry, fetchSkill, SkillVerificationError, verifySkillFile, type SkillEntry } from '../../src/index.js';
+import { checkSkillEntry, fetchSkill, SkillVerificationError, verifySkillFile, type SkillEntry } from '../../src/client.js';
 
 const SKILL = '---\nname: pdf-processing\ndescription: Extract, fill, and assemble PDF documents\n---\n\nSkill body.\n';
 const FORMS = 'Supporting content.\n';

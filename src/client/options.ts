@@ -1,0 +1,114 @@
+/** The client's options and per-request options, checked at construction; the capabilities they imply. */
+import { SUPPORTED_VERSIONS, type ProtocolVersion } from '../protocol/wire/versions.js';
+import type { ClientCapabilities, CreateMessageParams, CreateMessageResult, ElicitFormParams, ElicitResult, ElicitUrlParams, Implementation, LoggingLevel, Root } from '../protocol/wire/types.js';
+import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
+import type { DiscoverResult } from './types.js';
+
+export type Json = Record<string, unknown>;
+
+/** What a handler for a server's request receives besides the params. */
+export interface HandlerExtra {
+  /** Aborted when the server cancels the request or the client closes. */
+  signal: AbortSignal;
+}
+
+export type SamplingHandler = (params: CreateMessageParams, extra: HandlerExtra) => CreateMessageResult | Promise<CreateMessageResult>;
+export type ElicitationHandler<P = ElicitFormParams | ElicitUrlParams> = (params: P, extra: HandlerExtra) => ElicitResult | Promise<ElicitResult>;
+export type RootsSource = readonly Root[] | (() => readonly Root[] | Promise<readonly Root[]>);
+
+export interface ClientOptions {
+  /** Default `{ name: 'mcpkit-client', version: '0.0.0' }`. */
+  clientInfo?: Implementation;
+  /**
+   * `'auto'` (default): 2026-07-28 when the server answers `server/discover`,
+   * else `initialize` with the latest legacy revision. A revision: only that one.
+   */
+  protocolVersion?: 'auto' | ProtocolVersion;
+  /** Answers `sampling/createMessage`; declares the `sampling` capability. */
+  sampling?: SamplingHandler;
+  /** Answers `elicitation/create`: one handler for both modes, or one per mode (declares the modes given). */
+  elicitation?: ElicitationHandler | { form?: ElicitationHandler<ElicitFormParams>; url?: ElicitationHandler<ElicitUrlParams> };
+  /** Answers `roots/list`; declares `roots` with `listChanged` (see `rootsChanged`). */
+  roots?: RootsSource;
+  /** Merged over the capabilities the handlers imply (e.g. `experimental`, `extensions`). */
+  capabilities?: ClientCapabilities;
+  /** Sent in every 2026-07-28 request's `_meta` (`setLoggingLevel` on legacy). */
+  logLevel?: LoggingLevel;
+  /** Per request unless the request says otherwise (default 60 000 ms). */
+  requestTimeoutMs?: number;
+  /** Requests in flight at once (default 1024); more are refused at once. */
+  maxPendingRequests?: number;
+  /** Server→client requests answered at once (default 64); more are answered with an error. */
+  maxInboundRequests?: number;
+  /** Input-required rounds of one 2026-07-28 request (default 10). */
+  maxInputRounds?: number;
+  /** Check `structuredContent` against the tool's `outputSchema` (default true; the tool must have been listed). */
+  validateStructuredContent?: boolean;
+  /** A `server/discover` result kept from an earlier connection: reconnecting costs no round trip. */
+  discover?: DiscoverResult;
+  /** Something the server did that the client put up with (garbage, unknown ids, invalid tools). */
+  onWarning?: (message: string) => void;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Overrides `requestTimeoutMs` (0: none). */
+  timeoutMs?: number;
+  /** A progress notification restarts the timeout. */
+  resetTimeoutOnProgress?: boolean;
+  /** Called with each `notifications/progress` for this request (a progress token is sent). */
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** Extra `params._meta` fields. */
+  meta?: Json;
+}
+
+export interface CallToolOptions extends RequestOptions {
+  /** Throw a `ToolResultError` for an `isError` result instead of returning it. */
+  throwOnError?: boolean;
+}
+
+export interface ListOptions extends RequestOptions {
+  cursor?: string;
+  /** Use a 2026-07-28 cached first page while its `ttlMs` lasts (default true). */
+  cache?: boolean;
+}
+
+export const CLIENT_OPTION_KEYS = keysOf<ClientOptions>({
+  clientInfo: true,
+  protocolVersion: true,
+  sampling: true,
+  elicitation: true,
+  roots: true,
+  capabilities: true,
+  logLevel: true,
+  requestTimeoutMs: true,
+  maxPendingRequests: true,
+  maxInboundRequests: true,
+  maxInputRounds: true,
+  validateStructuredContent: true,
+  discover: true,
+  onWarning: true,
+});
+
+export function checkOptions(options: ClientOptions): void {
+  refuseUnknownKeys(options, CLIENT_OPTION_KEYS, 'new Client() options');
+  const v = options.protocolVersion;
+  if (v !== undefined && v !== 'auto' && !(SUPPORTED_VERSIONS as readonly string[]).includes(v)) {
+    throw new TypeError(`Client option protocolVersion must be 'auto' or one of ${SUPPORTED_VERSIONS.join(', ')} (got ${JSON.stringify(v)})`);
+  }
+}
+
+/** The capabilities the handlers imply, with `options.capabilities` over them. */
+export function capabilitiesOf(options: ClientOptions): ClientCapabilities {
+  const caps: ClientCapabilities = {};
+  if (options.sampling !== undefined) caps.sampling = {};
+  if (options.roots !== undefined) caps.roots = { listChanged: true };
+  const e = options.elicitation;
+  if (typeof e === 'function') caps.elicitation = { form: {}, url: {} };
+  else if (e !== undefined) {
+    caps.elicitation = {};
+    if (e.form !== undefined) caps.elicitation.form = {};
+    if (e.url !== undefined) caps.elicitation.url = {};
+  }
+  return { ...caps, ...options.capabilities };
+}
