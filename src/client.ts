@@ -29,3 +29,5 @@ export type { PreRegisteredClient } from './client/auth/registration.js';
 export { McpAuthError } from './client/auth/errors.js';
 export type { AuthFailure } from './client/auth/errors.js';
 export type { HttpAuthProvider, UnauthorizedAnswer } from './client/http.js';
+export { loopbackAuthorizer } from './client/auth/loopback.js';
+export type { LoopbackAuthorizer, LoopbackAuthorizerOptions } from './client/auth/loopback.js';

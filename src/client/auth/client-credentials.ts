@@ -12,6 +12,9 @@ import { McpAuthError } from './errors.js';
 import { OAuthClientProvider, type Grant, type OAuthCommonOptions } from './flow.js';
 import { randomToken } from './pkce.js';
 import { MemoryTokenStore } from './store.js';
+import { keysOf, refuseUnknownKeys } from '../../util/known-keys.js';
+
+const KEYS = keysOf<ClientCredentialsOptions>({ clientId: true, clientSecret: true, privateKey: true, algorithm: true, scopes: true, store: true, fetch: true, maxMetadataBytes: true, timeoutMs: true });
 import { basicCredentials, requestTokens, type TokenRequest } from './tokens.js';
 
 export interface ClientCredentialsOptions extends OAuthCommonOptions {
@@ -78,6 +81,7 @@ function authentication(options: ClientCredentialsOptions): (as: AuthServerMetad
 
 /** The provider for service-to-service calls: `new StreamableHttpTransport(url, { auth: clientCredentials({ clientId, clientSecret }) })`. */
 export function clientCredentials(options: ClientCredentialsOptions): OAuthClientProvider {
+  refuseUnknownKeys(options, KEYS, 'clientCredentials(options)', (message) => new McpAuthError('config', message));
   if (typeof options?.clientId !== 'string' || options.clientId === '') throw new McpAuthError('config', 'clientCredentials(options): options.clientId is required');
   if ((options.clientSecret === undefined) === (options.privateKey === undefined)) {
     throw new McpAuthError('config', 'clientCredentials(options): give exactly one of clientSecret (client_secret_basic/post) and privateKey (private_key_jwt)');

@@ -14,6 +14,13 @@ import { createPkce, randomToken } from './pkce.js';
 import { resolveClient, type PreRegisteredClient } from './registration.js';
 import { MemoryTokenStore, type OAuthClientInformation, type OAuthStore, type OAuthTokens } from './store.js';
 import { requestTokens, secretAuthentication, type TokenRequest } from './tokens.js';
+import { keysOf, refuseUnknownKeys } from '../../util/known-keys.js';
+
+const OAUTH_KEYS = keysOf<OAuthOptions>({
+  authorizer: true, preRegistered: true, clientMetadataUrl: true, clientName: true, applicationType: true, offlineAccess: true, maxStepUps: true,
+  scopes: true, store: true, fetch: true, maxMetadataBytes: true, timeoutMs: true,
+});
+const PRE_REGISTERED_KEYS = keysOf<PreRegisteredClient>({ clientId: true, clientSecret: true, tokenEndpointAuthMethod: true, issuer: true });
 
 export interface OAuthCommonOptions {
   /** Scopes always asked for, besides the ones the server's challenge or metadata names. */
@@ -182,7 +189,7 @@ export function resourceKey(url: URL): string {
 /** Authorization code + PKCE through the authorizer. */
 export function authorizationCodeGrant(options: OAuthOptions, store: OAuthStore): Grant {
   const clients = new Map<string, OAuthClientInformation>();
-  const clientFor = async (as: AuthServerMetadata, ctx: FetchContext, redirectUri: string, scopes: string[]): Promise<OAuthClientInformation> => {
+  const clientFor = async (as: AuthServerMetadata, ctx: FetchContext, redirectUri: string): Promise<OAuthClientInformation> => {
     const client = await resolveClient(
       as,
       {
@@ -191,7 +198,6 @@ export function authorizationCodeGrant(options: OAuthOptions, store: OAuthStore)
         clientName: options.clientName ?? 'mcpkit client',
         applicationType: options.applicationType ?? 'native',
         redirectUri,
-        scope: scopes.length === 0 ? undefined : scopes.join(' '),
       },
       store,
       ctx,
@@ -212,7 +218,7 @@ export function authorizationCodeGrant(options: OAuthOptions, store: OAuthStore)
         throw new McpAuthError('discovery', `the authorization server ${as.issuer} does not list S256 in code_challenge_methods_supported; PKCE cannot be assured, so the flow is not started`);
       }
       const redirectUri = await options.authorizer.redirectUri();
-      const client = await clientFor(as, ctx, redirectUri, scopes);
+      const client = await clientFor(as, ctx, redirectUri);
       const pkce = await createPkce();
       const state = randomToken();
       const url = new URL(as.authorizationEndpoint);
@@ -260,6 +266,12 @@ export function authorizationCodeGrant(options: OAuthOptions, store: OAuthStore)
 
 /** The OAuth client for an HTTP transport: `new StreamableHttpTransport(url, { auth: oauth({ authorizer }) })`. */
 export function oauth(options: OAuthOptions): OAuthClientProvider {
+  const configError = (message: string): Error => new McpAuthError('config', message);
+  refuseUnknownKeys(options, OAUTH_KEYS, 'oauth(options)', configError);
+  refuseUnknownKeys(options?.preRegistered, PRE_REGISTERED_KEYS, 'oauth({ preRegistered })', configError);
+  if (options?.clientMetadataUrl !== undefined && !/^https:\/\/[^/]+\/./.test(options.clientMetadataUrl)) {
+    throw configError(`oauth(options): clientMetadataUrl must be an https URL with a path (a client ID metadata document), got ${JSON.stringify(String(options.clientMetadataUrl).slice(0, 100))}`);
+  }
   if (options === undefined || typeof options.authorizer?.authorize !== 'function' || typeof options.authorizer.redirectUri !== 'function') {
     throw new McpAuthError('config', 'oauth(options): options.authorizer is required (loopbackAuthorizer(), headlessAuthorizer() or an object with redirectUri() and authorize(url))');
   }

@@ -8,6 +8,9 @@
 import type { OAuthAuthorizer } from './authorizer.js';
 import { McpAuthError } from './errors.js';
 import { safeUrl, type FetchLike } from './fetch-json.js';
+import { keysOf, refuseUnknownKeys } from '../../util/known-keys.js';
+
+const KEYS = keysOf<HeadlessAuthorizerOptions>({ redirectUri: true, fetch: true, maxRedirects: true, timeoutMs: true });
 
 export interface HeadlessAuthorizerOptions {
   /** Never listened on: the redirect is read from the Location header. Default `http://127.0.0.1/callback`. */
@@ -19,6 +22,7 @@ export interface HeadlessAuthorizerOptions {
 }
 
 export function headlessAuthorizer(options: HeadlessAuthorizerOptions = {}): OAuthAuthorizer {
+  refuseUnknownKeys(options, KEYS, 'headlessAuthorizer(options)');
   const redirect = options.redirectUri ?? 'http://127.0.0.1/callback';
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
   const maxRedirects = options.maxRedirects ?? 10;

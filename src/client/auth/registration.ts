@@ -25,7 +25,6 @@ export interface IdentityOptions {
   clientName: string;
   applicationType: 'native' | 'web';
   redirectUri: string;
-  scope: string | undefined;
 }
 
 export async function resolveClient(as: AuthServerMetadata, options: IdentityOptions, store: OAuthStore, ctx: FetchContext): Promise<OAuthClientInformation> {
@@ -61,7 +60,7 @@ async function register(as: AuthServerMetadata, options: IdentityOptions, ctx: F
     token_endpoint_auth_method: method,
     application_type: options.applicationType,
   };
-  if (options.scope !== undefined) metadata['scope'] = options.scope;
+  // No `scope`: an authorization server may confine the client to it, and a later step-up would be refused.
   const url = new URL(as.registrationEndpoint!);
   const where = `dynamic client registration at ${url.origin}${url.pathname}`;
   const answer = await requestJson(ctx, url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(metadata) }, 'registration', 'client registration');
