@@ -2,9 +2,10 @@
  * The authorizer for command-line clients (RFC 8252 §7.3): a one-route HTTP
  * server on 127.0.0.1 receives the redirect; the authorization URL is handed
  * to `open` (print it, or launch a browser). The server is unref'd and closes
- * with `close()`; each authorization waits at most `timeoutMs`.
+ * with `close()`; each authorization waits at most `timeoutMs`. node:http is
+ * loaded when the first redirect URI is asked for, not with mcpkit/client.
  */
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { OAuthAuthorizer } from './authorizer.js';
 import { McpAuthError } from './errors.js';
 import { keysOf, refuseUnknownKeys } from '../../util/known-keys.js';
@@ -38,7 +39,7 @@ export function loopbackAuthorizer(options: LoopbackAuthorizerOptions = {}): Loo
   let waiter: ((url: URL) => void) | undefined;
 
   const start = (): Promise<string> => {
-    listening ??= new Promise<string>((resolve, reject) => {
+    listening ??= import('node:http').then(({ createServer }) => new Promise<string>((resolve, reject) => {
       server = createServer((req, res) => {
         const url = new URL(req.url ?? '/', 'http://127.0.0.1');
         if (req.method !== 'GET' || url.pathname !== path || waiter === undefined) {
@@ -56,7 +57,7 @@ export function loopbackAuthorizer(options: LoopbackAuthorizerOptions = {}): Loo
         const address = server!.address();
         resolve(`http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : options.port}${path}`);
       });
-    });
+    }));
     return listening;
   };
 
