@@ -47,7 +47,7 @@ export interface OAuthOptions extends OAuthCommonOptions {
   applicationType?: 'native' | 'web';
   /** Ask for `offline_access` (a refresh token) when the authorization server lists it (default true). */
   offlineAccess?: boolean;
-  /** Re-authorizations on 403 insufficient_scope for one server before giving up (default 2). */
+  /** Re-authorizations on 403 insufficient_scope asking again for scopes already asked for, per server, before giving up (default 2). */
   maxStepUps?: number;
 }
 
@@ -148,10 +148,13 @@ export class OAuthClientProvider implements HttpAuthProvider {
       if (challenged.length > 0 && challenged.every((s) => granted.includes(s))) {
         throw new McpAuthError('insufficient_scope', `${url.origin}${url.pathname} answered 403 insufficient_scope asking for ${challenged.join(' ')}, which the token already has; not re-authorizing`);
       }
-      if (known.stepUps >= this.#maxStepUps) {
-        throw new McpAuthError('insufficient_scope', `${url.origin}${url.pathname} answered 403 insufficient_scope after ${known.stepUps} step-ups (maxStepUps); giving up`);
+      // A scope not asked for before is progress (a tool that needs more); asking again for the same ones is what gets bounded.
+      if (challenged.length > 0 && challenged.every((s) => known.requested.includes(s))) {
+        if (known.stepUps >= this.#maxStepUps) {
+          throw new McpAuthError('insufficient_scope', `${url.origin}${url.pathname} answered 403 insufficient_scope for ${challenged.join(' ')} again after ${known.stepUps} step-ups asking for it (maxStepUps); giving up`);
+        }
+        known.stepUps++;
       }
-      known.stepUps++;
     } else if (held?.refreshToken !== undefined && this.#grant.refreshable) {
       const refreshed = await this.#refresh(key, as, held).catch(() => undefined);
       if (refreshed !== undefined) return true;

@@ -157,22 +157,24 @@ describe('the OAuth client against hostile servers', () => {
     expect(tokenRequests()).toBe(0);
   });
 
-  it('an authorization server that never grants the scope asked: each call steps up at most once, then the provider stops', async () => {
+  it('an authorization server that never grants the scope asked: one retry per request, re-asking bounded by maxStepUps', async () => {
     await Promise.all([as.close(), mcp.close()]);
     as = await startFakeAs({ grantedScope: () => 'mcp:read' });
     mcp = await startFakeMcp(() => as.url, { needScope: 'mcp:admin' });
     const client = new Client({ clientInfo: { name: 'hostile', version: '1.0.0' }, protocolVersion: '2025-11-25' });
     await client.connect(new StreamableHttpTransport(`${mcp.url}/mcp`, { auth: oauth({ authorizer: headlessAuthorizer() }) }));
     const errors: unknown[] = [];
-    for (let i = 0; i < 4; i++) errors.push(await client.listTools().then(() => undefined, (e: unknown) => e));
+    for (let i = 0; i < 5; i++) errors.push(await client.listTools().then(() => undefined, (e: unknown) => e));
     await client.close();
     // The retried request's 403 is the answer (one retry per request) …
     expect(errors[0]).toMatchObject({ name: 'McpTransportError', kind: 'unauthorized', status: 403 });
-    // … and after maxStepUps the provider refuses to send the user back again.
-    expect(errors[3]).toBeInstanceOf(McpAuthError);
-    expect((errors[3] as McpAuthError).kind).toBe('insufficient_scope');
-    expect((errors[3] as McpAuthError).message).toContain('after 2 step-ups (maxStepUps); giving up');
-    expect(authorizeRequests()).toBe(3);
+    // … a scope asked for the first time is a step-up; asked again, it counts, and after maxStepUps the provider stops.
+    expect(errors.map((e) => (e as { kind?: string }).kind)).toEqual(['unauthorized', 'unauthorized', 'unauthorized', 'insufficient_scope', 'insufficient_scope']);
+    // initialize's 401 authorized once; the first 403 for mcp:admin is a step-up, the next two re-ask it.
+    expect(errors[4]).toBeInstanceOf(McpAuthError);
+    expect((errors[4] as McpAuthError).kind).toBe('insufficient_scope');
+    expect((errors[4] as McpAuthError).message).toContain('insufficient_scope for mcp:admin again after 2 step-ups asking for it (maxStepUps); giving up');
+    expect(authorizeRequests()).toBe(4);
     for (const error of errors) expect(String((error as Error).message)).not.toContain('good_');
   });
 
