@@ -21,3 +21,18 @@ export type { EntryLimits, FetchSkillOptions, LoadedSkill, SkillEntry, SkillFile
 export type { ClientTransport, OutboundInfo, TransportSink } from './client/transport.js';
 // The result and wire types (CallToolResult, ListToolsResult, WireTool, …) are mcpkit/testing's until issue 22's
 // single set of wire types lands in the root entry: every name is exported from exactly one entry.
+export { oauth, OAuthClientProvider } from './client/auth/flow.js';
+export type { OAuthOptions, OAuthCommonOptions } from './client/auth/flow.js';
+export { clientCredentials } from './client/auth/client-credentials.js';
+export type { ClientCredentialsOptions } from './client/auth/client-credentials.js';
+export { headlessAuthorizer } from './client/auth/headless.js';
+export type { HeadlessAuthorizerOptions } from './client/auth/headless.js';
+export type { OAuthAuthorizer } from './client/auth/authorizer.js';
+export { MemoryTokenStore } from './client/auth/store.js';
+export type { OAuthStore, OAuthTokens, OAuthClientInformation } from './client/auth/store.js';
+export type { PreRegisteredClient } from './client/auth/registration.js';
+export { McpAuthError } from './client/auth/errors.js';
+export type { AuthFailure } from './client/auth/errors.js';
+export type { HttpAuthProvider, UnauthorizedAnswer } from './client/http.js';
+export { loopbackAuthorizer } from './client/auth/loopback.js';
+export type { LoopbackAuthorizer, LoopbackAuthorizerOptions } from './client/auth/loopback.js';

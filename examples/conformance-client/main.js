@@ -3,7 +3,7 @@
 // the server URL is the last argument, the scenario in MCP_CONFORMANCE_SCENARIO, the revision in
 // MCP_CONFORMANCE_PROTOCOL_VERSION, scenario data in MCP_CONFORMANCE_CONTEXT (JSON). Plain Node and
 // the built mcpkit/client, so that the suite's concurrent scenarios start fast.
-import { Client, SkillVerificationError, StreamableHttpTransport } from 'mcpkit/client';
+import { Client, SkillVerificationError, StreamableHttpTransport, clientCredentials, headlessAuthorizer, oauth } from 'mcpkit/client';
 
 const url = process.argv[process.argv.length - 1];
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
@@ -79,8 +79,26 @@ async function loadFirstSkill() {
   }
 }
 
+/** The auth/ scenarios: client credentials when the scenario hands them over, else the code flow without a person. */
+function authProvider() {
+  if (!scenario.startsWith('auth/')) return undefined;
+  if (scenario.startsWith('auth/client-credentials')) {
+    return context.private_key_pem
+      ? clientCredentials({ clientId: context.client_id, privateKey: context.private_key_pem, algorithm: context.signing_algorithm })
+      : clientCredentials({ clientId: context.client_id, clientSecret: context.client_secret });
+  }
+  return oauth({
+    authorizer: headlessAuthorizer({ redirectUri: 'http://127.0.0.1:3333/callback' }),
+    clientName: 'mcpkit-conformance-client',
+    // The suite's CIMD scenarios expect this URL as client_id (it is never fetched).
+    clientMetadataUrl: 'https://conformance-test.local/client-metadata.json',
+    ...(context.client_id ? { preRegistered: { clientId: context.client_id, clientSecret: context.client_secret } } : {}),
+  });
+}
+
 try {
-  await client.connect(new StreamableHttpTransport(url));
+  const auth = authProvider();
+  await client.connect(new StreamableHttpTransport(url, auth ? { auth } : {}));
   const run = scenarios[scenario] ?? (context.toolCalls ? scenarios.fromContext : scenarios.default);
   await run();
   await client.close();

@@ -14,11 +14,29 @@ import type { ClientTransport, OutboundInfo, TransportSink } from './transport.j
 
 export type TokenProvider = string | (() => string | undefined | Promise<string | undefined>);
 
+/** A 401 or 403 the server answered, as the auth provider sees it. */
+export interface UnauthorizedAnswer {
+  url: URL;
+  status: number;
+  wwwAuthenticate: string | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** What `oauth(...)` and `clientCredentials(...)` return: credentials for each request, and what to do on 401/403. */
+export interface HttpAuthProvider {
+  /** The `Authorization` header value for a request to `url`, or undefined to send none. */
+  authorization(url: URL): Promise<string | undefined>;
+  /** Authorize after a 401/403; true: the request is sent once more, false: the 401/403 is the answer. Rejects with why it cannot. */
+  unauthorized(answer: UnauthorizedAnswer): Promise<boolean>;
+}
+
 export interface StreamableHttpOptions {
   /** Sent on every request (after the protocol's own headers; routing headers win). */
   headers?: Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
   /** A bearer token, or a function asked before every request (the OAuth client plugs in here). */
   token?: TokenProvider;
+  /** An OAuth provider (`oauth(...)`, `clientCredentials(...)`): asked for each request's credentials, and on 401/403 (one retry). */
+  auth?: HttpAuthProvider;
   /** Default: the global `fetch`. */
   fetch?: (input: string | URL, init: RequestInit) => Promise<Response>;
   /** Largest JSON body or SSE event accepted (default 16 MiB). */
@@ -66,7 +84,11 @@ export class StreamableHttpTransport implements ClientTransport {
     if (this.#legacyEndpoint === undefined && this.#options.openGetStream !== false) void this.#getStream(undefined, undefined, 0);
   }
 
-  async send(message: JsonRpcMessage, info: OutboundInfo = {}): Promise<void> {
+  send(message: JsonRpcMessage, info: OutboundInfo = {}): Promise<void> {
+    return this.#send(message, info, false);
+  }
+
+  async #send(message: JsonRpcMessage, info: OutboundInfo, authorized: boolean): Promise<void> {
     if (this.#closed.signal.aborted) throw new McpTransportError('closed', 'The transport is closed');
     if (this.#legacyEndpoint !== undefined) return this.#sendLegacySse(message);
     const requestId = 'method' in message && 'id' in message ? message.id : undefined;
@@ -97,6 +119,8 @@ export class StreamableHttpTransport implements ClientTransport {
     const text = await this.#text(response).catch(() => '');
     const wwwAuthenticate = response.headers.get('www-authenticate') ?? undefined;
     if (response.status === 401 || response.status === 403) {
+      const auth = this.#options.auth;
+      if (auth !== undefined && !authorized && (await auth.unauthorized({ url: this.url, status: response.status, wwwAuthenticate, signal }))) return this.#send(message, info, true);
       throw new McpTransportError('unauthorized', `HTTP ${response.status} from ${this.url.href}${describeBody(text)}${wwwAuthenticate ? ` (WWW-Authenticate: ${wwwAuthenticate})` : ''}`, { status: response.status, ...(wwwAuthenticate === undefined ? {} : { wwwAuthenticate }) });
     }
     // A JSON-RPC answer for this request (e.g. 400 with -32022, 404 with -32601 on 2026-07-28): the request's own error.
@@ -134,6 +158,8 @@ export class StreamableHttpTransport implements ClientTransport {
     if (this.#sessionId !== undefined) headers['mcp-session-id'] = this.#sessionId;
     const token = typeof this.#options.token === 'function' ? await this.#options.token() : this.#options.token;
     if (token !== undefined && token !== '') headers['authorization'] = `Bearer ${token}`;
+    const credentials = await this.#options.auth?.authorization(this.url);
+    if (credentials !== undefined) headers['authorization'] = credentials;
     return headers;
   }
 

@@ -25,7 +25,7 @@ async function builtinsLoadedBy(specifier: string, then = ''): Promise<string[]>
 }
 
 describe('builtins an entry loads', () => {
-  it.each(['mcpkit', 'mcpkit/stdio'])('%s does not load node:http', async (specifier) => {
+  it.each(['mcpkit', 'mcpkit/stdio', 'mcpkit/client'])('%s does not load node:http', async (specifier) => {
     expect(await builtinsLoadedBy(specifier)).not.toContain('http');
   });
 
