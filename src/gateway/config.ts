@@ -39,7 +39,7 @@ const STDIO_KEYS = keysOf<StdioUpstreamConfig>({ type: true, command: true, args
 const HTTP_KEYS = keysOf<HttpUpstreamConfig>({ type: true, url: true, headers: true });
 const TOP_KEYS = keysOf<GatewayConfig>({ mcpServers: true });
 /** A name becomes the namespace of its tools and prompts: the characters a tool name allows. */
-const NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+const NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
 
 export class GatewayConfigError extends Error {
   override readonly name = 'GatewayConfigError';
@@ -54,7 +54,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  */
 export function parseGatewayConfig(value: unknown, source = 'the config'): GatewayConfig {
   const fail = (where: string, message: string): never => {
-    throw new GatewayConfigError(`${source}: ${where} ${message}`);
+    throw new GatewayConfigError(`${source}: ${where}${message.startsWith(':') || where === '' ? '' : ' '}${message}`.replace(': :', ':'));
   };
   if (!isObject(value)) fail('', `must be a JSON object like {"mcpServers": {"name": {"command": "…"}}} (got ${kind(value)})`);
   const top = value as Record<string, unknown>;
@@ -66,7 +66,7 @@ export function parseGatewayConfig(value: unknown, source = 'the config'): Gatew
   const out: Record<string, UpstreamConfig> = {};
   for (const name of names) {
     const at = `mcpServers.${name}`;
-    if (!NAME.test(name)) fail(at, `: the name becomes the prefix of its tools and prompts ("${name}_<tool>"), so it may hold only letters, digits, "_", "." and "-" (1–64 characters)`);
+    if (!NAME.test(name)) fail(at, `: the name becomes the prefix of its tools and prompts ("${name}_<tool>"), so it must start with a letter and hold only letters, digits, "_", "." and "-" (at most 64 characters)`);
     out[name] = upstreamOf((servers as Record<string, unknown>)[name], at, fail);
   }
   return { mcpServers: out };

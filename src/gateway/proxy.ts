@@ -110,6 +110,7 @@ class Proxy_ implements McpProxy {
   }
 
   async ready(): Promise<void> {
+    await this.#pool.anyLink(ownerOf(undefined)).connected();
     await Promise.all([this.listTools(undefined), this.listResources(undefined), this.listResourceTemplates(undefined), this.listPrompts(undefined)]);
   }
 
