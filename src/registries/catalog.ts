@@ -41,10 +41,6 @@ export function firstOf<P, T>(items: readonly P[], ask: (item: P) => MaybePromis
   return undefined;
 }
 
-function then<T, R>(value: MaybePromise<T>, next: (value: T) => MaybePromise<R>): MaybePromise<R> {
-  return isThenable(value) ? Promise.resolve(value).then(next) : next(value);
-}
-
 /**
  * What a server serves: its own registries, then each added provider, in the
  * order they were added. The first that has a name or URI answers for it, and
@@ -55,8 +51,6 @@ export class ProviderCatalog<C> {
   readonly #providers: McpProvider<C>[] = [];
   #own = 0;
   readonly #merged = new Map<ListKind, { version: number; items: readonly unknown[] }>();
-  readonly #byKey = new WeakMap<readonly unknown[], Map<string, unknown>>();
-  readonly #matchers = new WeakMap<readonly McpResourceTemplate<C>[], UriTemplate[]>();
 
   constructor(local: LocalRegistries<C>) {
     this.#local = local;
@@ -92,8 +86,7 @@ export class ProviderCatalog<C> {
 
   /** One provider's list (no provider member: empty). */
   listOf<K extends ListKind>(provider: McpProvider<C>, kind: K, context: C | undefined): MaybePromise<readonly ItemOf<C>[K][]> {
-    const lister = provider[LISTER[kind]] as ((context: C | undefined) => MaybePromise<readonly ItemOf<C>[K][]>) | undefined;
-    return lister === undefined ? [] : lister.call(provider, context);
+    return listOf(provider, kind, context);
   }
 
   #localList<K extends ListKind>(kind: K): readonly ItemOf<C>[K][] {
@@ -142,20 +135,8 @@ export class ProviderCatalog<C> {
   /** Told when a provider's list failed (the server logs it). */
   onListError: ((provider: McpProvider<C>, kind: ListKind, error: unknown) => void) | undefined;
 
-  #inList<K extends ListKind>(list: readonly ItemOf<C>[K][], kind: K, key: string): ItemOf<C>[K] | undefined {
-    let index = this.#byKey.get(list);
-    if (index === undefined) {
-      index = new Map();
-      for (const item of list) if (!index.has(KEY[kind](item as never))) index.set(KEY[kind](item as never), item);
-      this.#byKey.set(list, index);
-    }
-    return index.get(key) as ItemOf<C>[K] | undefined;
-  }
-
   #find<K extends 'tools' | 'prompts'>(provider: McpProvider<C>, kind: K, name: string, context: C | undefined): MaybePromise<ItemOf<C>[K] | undefined> {
-    const finder = (kind === 'tools' ? provider.findTool : provider.findPrompt) as ((name: string, context: C | undefined) => MaybePromise<ItemOf<C>[K] | undefined>) | undefined;
-    if (finder !== undefined) return finder.call(provider, name, context);
-    return then(this.listOf(provider, kind, context), (list) => this.#inList(list, kind, name));
+    return findIn(provider, kind, name, context);
   }
 
   /** A provider's tool (not the registries'). */
@@ -169,22 +150,7 @@ export class ProviderCatalog<C> {
 
   /** What a provider serves `uri` with: its `findResource`, else its listed resources, then its listed templates. */
   matchIn(provider: McpProvider<C>, uri: string, context: C | undefined): MaybePromise<McpResourceMatch<C> | undefined> {
-    if (provider.findResource !== undefined) return provider.findResource(uri, context);
-    return then(this.listOf(provider, 'resources', context), (resources): MaybePromise<McpResourceMatch<C> | undefined> => {
-      const resource = this.#inList(resources, 'resources', uri);
-      if (resource !== undefined) return { resource };
-      return then(this.listOf(provider, 'resourceTemplates', context), (templates) => this.#matchTemplate(templates, uri));
-    });
-  }
-
-  #matchTemplate(templates: readonly McpResourceTemplate<C>[], uri: string): McpResourceMatch<C> | undefined {
-    let matchers = this.#matchers.get(templates);
-    if (matchers === undefined) this.#matchers.set(templates, (matchers = templates.map((t) => new UriTemplate(t.uriTemplate))));
-    for (let i = 0; i < templates.length; i++) {
-      const variables = matchers[i]!.match(uri);
-      if (variables) return { template: templates[i]!, variables };
-    }
-    return undefined;
+    return resolveIn(provider, uri, context);
   }
 
   /** The provider that serves `uri`, with its match (registries excluded); within `maxUriLength`. */
@@ -289,12 +255,63 @@ export class ProviderCatalog<C> {
     if (resources.has(uriTemplate)) return { template: undefined };
     return firstOf(this.#providers, (provider) =>
       then(this.listOf(provider, 'resourceTemplates', context), (list): MaybePromise<{ template: McpResourceTemplate<C> | undefined } | undefined> => {
-        const template = this.#inList(list, 'resourceTemplates', uriTemplate);
+        const template = inList<C, 'resourceTemplates'>(list, 'resourceTemplates', uriTemplate);
         if (template !== undefined) return { template };
-        return then(this.listOf(provider, 'resources', context), (listed) => (this.#inList(listed, 'resources', uriTemplate) !== undefined ? { template: undefined } : undefined));
+        return then(this.listOf(provider, 'resources', context), (listed) => (inList<C, 'resources'>(listed, 'resources', uriTemplate) !== undefined ? { template: undefined } : undefined));
       }),
     );
   }
+}
+
+/** One provider's list (no such member: empty). */
+export function listOf<C, K extends ListKind>(provider: McpProvider<C>, kind: K, context: C | undefined): MaybePromise<readonly ItemOf<C>[K][]> {
+  const lister = provider[LISTER[kind]] as ((context: C | undefined) => MaybePromise<readonly ItemOf<C>[K][]>) | undefined;
+  return lister === undefined ? [] : lister.call(provider, context);
+}
+
+// Indexes of lists by identity: a provider answers the same array until its list changes.
+const byKey = new WeakMap<readonly unknown[], Map<string, unknown>>();
+const matchers = new WeakMap<readonly unknown[], UriTemplate[]>();
+
+function inList<C, K extends ListKind>(list: readonly ItemOf<C>[K][], kind: K, key: string): ItemOf<C>[K] | undefined {
+  let index = byKey.get(list);
+  if (index === undefined) {
+    index = new Map();
+    for (const item of list) if (!index.has(KEY[kind](item as never))) index.set(KEY[kind](item as never), item);
+    byKey.set(list, index);
+  }
+  return index.get(key) as ItemOf<C>[K] | undefined;
+}
+
+/** A provider's tool or prompt by name: its `find*`, else its list. */
+export function findIn<C, K extends 'tools' | 'prompts'>(provider: McpProvider<C>, kind: K, name: string, context: C | undefined): MaybePromise<ItemOf<C>[K] | undefined> {
+  const finder = (kind === 'tools' ? provider.findTool : provider.findPrompt) as ((name: string, context: C | undefined) => MaybePromise<ItemOf<C>[K] | undefined>) | undefined;
+  if (finder !== undefined) return finder.call(provider, name, context);
+  return then(listOf(provider, kind, context), (list) => inList(list, kind, name));
+}
+
+/** What a provider serves `uri` with: its `findResource`, else its listed resources, then its listed templates (in order). */
+export function resolveIn<C>(provider: McpProvider<C>, uri: string, context: C | undefined): MaybePromise<McpResourceMatch<C> | undefined> {
+  if (provider.findResource !== undefined) return provider.findResource(uri, context);
+  return then(listOf(provider, 'resources', context), (resources): MaybePromise<McpResourceMatch<C> | undefined> => {
+    const resource = inList(resources, 'resources', uri);
+    if (resource !== undefined) return { resource };
+    return then(listOf(provider, 'resourceTemplates', context), (templates) => matchTemplate(templates, uri));
+  });
+}
+
+function matchTemplate<C>(templates: readonly McpResourceTemplate<C>[], uri: string): McpResourceMatch<C> | undefined {
+  let compiled = matchers.get(templates);
+  if (compiled === undefined) matchers.set(templates, (compiled = templates.map((t) => new UriTemplate(t.uriTemplate))));
+  for (let i = 0; i < templates.length; i++) {
+    const variables = compiled[i]!.match(uri);
+    if (variables) return { template: templates[i]!, variables };
+  }
+  return undefined;
+}
+
+export function then<T, R>(value: MaybePromise<T>, next: (value: T) => MaybePromise<R>): MaybePromise<R> {
+  return isThenable(value) ? Promise.resolve(value).then(next) : next(value);
 }
 
 function merge<K extends ListKind, T>(kind: K, lists: readonly (readonly T[])[]): readonly T[] {
@@ -312,10 +329,43 @@ function merge<K extends ListKind, T>(kind: K, lists: readonly (readonly T[])[])
   return items;
 }
 
-/** The keys two lists share: what mounting a provider would shadow. */
-export function sharedKeys<K extends ListKind>(kind: K, a: readonly ItemOf<unknown>[K][], b: readonly ItemOf<unknown>[K][]): string[] {
-  const keys = new Set(a.map((item) => KEY[kind](item as never)));
-  return b.map((item) => KEY[kind](item as never)).filter((key) => keys.has(key));
+export type { ListKind as McpProviderListKind };
+
+/** One name or URI two providers both serve: the earlier (`kept`) answers for it, the later is hidden. */
+export interface McpShadowed {
+  readonly kind: ListKind;
+  readonly key: string;
+  readonly kept: string;
+  readonly hidden: string;
 }
 
-export type { ListKind as McpProviderListKind };
+/**
+ * The names and URIs a later provider serves but an earlier one already does
+ * (the registries count as `this server`). Providers answering asynchronously
+ * are skipped: their lists are checked when they answer (the server asks after each change).
+ */
+export function shadowedIn<C>(catalog: ProviderCatalog<C>, kinds: readonly ListKind[], local: LocalRegistries<C>): McpShadowed[] {
+  const found: McpShadowed[] = [];
+  for (const kind of kinds) {
+    const owner = new Map<string, string>();
+    const own = kind === 'tools' ? local.tools.list() : kind === 'resources' ? local.resources.list() : kind === 'resourceTemplates' ? local.resources.templates.list() : local.prompts.list();
+    for (const item of own) owner.set(KEY[kind](item as never), 'this server');
+    catalog.providers.forEach((provider, index) => {
+      const label = provider.label ?? `provider #${index + 1}`;
+      let list: MaybePromise<readonly unknown[]>;
+      try {
+        list = listOf(provider, kind, undefined);
+      } catch {
+        return;
+      }
+      if (isThenable(list)) return;
+      for (const item of list) {
+        const key = KEY[kind](item as never);
+        const kept = owner.get(key);
+        if (kept === undefined) owner.set(key, label);
+        else found.push({ kind, key, kept, hidden: label });
+      }
+    });
+  }
+  return found;
+}

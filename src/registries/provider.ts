@@ -20,9 +20,10 @@
  * `RequestContext` with signal, progress, logging, principal and the client
  * requests — sampling, elicitation, roots).
  */
+import type { MaybePromise } from '../stores/contracts.js';
 import type { McpPrompt, McpResource, McpResourceTemplate, McpTool } from './types.js';
 
-export type MaybePromise<T> = T | Promise<T>;
+export type { MaybePromise };
 
 /** The lists a provider offers (resource templates change with `resources`, as on the wire). */
 export type McpProviderList = 'tools' | 'resources' | 'prompts';
