@@ -88,11 +88,11 @@ function upstreamOf(value: unknown, at: string, fail: (where: string, message: s
       if (!Array.isArray(value['args'])) fail(`${at}.args`, `must be an array of strings (got ${kind(value['args'])})`);
       config.args = (value['args'] as unknown[]).map((arg, i) => stringAt(arg, `${at}.args[${i}]`, fail));
     }
-    if (value['env'] !== undefined) config.env = recordAt(value['env'], `${at}.env`, fail, true) as Record<string, string | null>;
+    if (value['env'] !== undefined) config.env = recordAt(value['env'], `${at}.env`, fail, true);
     if (value['cwd'] !== undefined) config.cwd = stringAt(value['cwd'], `${at}.cwd`, fail);
     if (value['spawn'] !== undefined) {
       if (value['spawn'] !== 'session' && value['spawn'] !== 'shared') fail(`${at}.spawn`, `must be "session" (a process per downstream session) or "shared" (got ${JSON.stringify(value['spawn'])})`);
-      config.spawn = value['spawn'] as 'session' | 'shared';
+      config.spawn = value['spawn'];
     }
     return config;
   }
@@ -103,11 +103,11 @@ function upstreamOf(value: unknown, at: string, fail: (where: string, message: s
   } catch {
     fail(`${at}.url`, `is not a URL: ${JSON.stringify(url.slice(0, 200))}`);
   }
-  if (parsed!.protocol !== 'http:' && parsed!.protocol !== 'https:') fail(`${at}.url`, `must be http: or https: (got ${parsed!.protocol})`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') fail(`${at}.url`, `must be http: or https: (got ${parsed.protocol})`);
   const type = value['type'];
   if (type !== undefined && type !== 'http' && type !== 'streamable-http' && type !== 'sse') fail(`${at}.type`, `must be "http", "streamable-http" or "sse" for a server with "url" (got ${JSON.stringify(type)})`);
   const config: HttpUpstreamConfig = { url };
-  if (type !== undefined) config.type = type as NonNullable<HttpUpstreamConfig['type']>;
+  if (type !== undefined) config.type = type;
   if (value['headers'] !== undefined) {
     const headers = recordAt(value['headers'], `${at}.headers`, fail, false) as Record<string, string>;
     for (const [name, header] of Object.entries(headers)) {

@@ -228,7 +228,7 @@ class Proxy_ implements McpProxy {
     if (typeof wire['uri'] !== 'string' || typeof wire['name'] !== 'string') return undefined;
     const uri = wire['uri'];
     const described = pick(wire, ['title', 'description', 'mimeType', 'size', 'icons', 'annotations', '_meta']);
-    return { ...described, uri, name: wire['name'], read: (ctx: RequestContext) => this.#read(ctx, uri) } as McpResource<RequestContext>;
+    return { ...described, uri, name: wire['name'], read: (ctx: RequestContext) => this.#read(ctx, uri) };
   }
 
   #template(wire: Json): McpResourceTemplate<RequestContext> | undefined {

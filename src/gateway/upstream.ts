@@ -137,13 +137,13 @@ export class UpstreamLink {
     this.lastUsed = Date.now();
     const client = await this.connected();
     try {
-      return (await client.request(method, params, options)) as Json;
+      return (await client.request(method, params, options));
     } catch (error) {
       if (error instanceof McpTransportError && error.kind === 'session_expired' && this.#client === client) {
         this.#client = undefined;
         void client.close();
         const again = await this.connected();
-        return (await again.request(method, params, options)) as Json;
+        return (await again.request(method, params, options));
       }
       if (error instanceof McpTransportError && (error.kind === 'unreachable' || error.kind === 'closed') && !this.#closed) {
         throw new UpstreamError(`upstream "${this.#pool.name}" failed during ${method}: ${this.#lastExit ?? error.message}; the next request reconnects`, { cause: error });
