@@ -1,4 +1,4 @@
-import { findIn, listOf, resolveIn, then } from '../registries/catalog.js';
+import { andThen, findIn, listOf, resolveIn } from '../registries/catalog.js';
 import type { McpProvider, McpResourceMatch } from '../registries/provider.js';
 import type { McpPrompt, McpReadResult, McpResource, McpResourceTemplate, McpTool } from '../registries/types.js';
 
@@ -65,33 +65,33 @@ export function namespaced<C>(inner: McpProvider<C>, naming: McpNaming, label = 
   };
   const tool = (t: McpTool<never, C>): McpTool<never, C> => once(t, () => ({ ...t, name: prefixName(naming, t.name) }));
   const prompt = (p: McpPrompt<C>): McpPrompt<C> => once(p, () => ({ ...p, name: prefixName(naming, p.name) }));
-  const resource = (r: McpResource<C>): McpResource<C> => once(r, () => ({ ...r, uri: prefixUri(naming, r.uri), read: (ctx: C) => then(r.read(ctx), (v) => mapRead(naming, v)) }));
+  const resource = (r: McpResource<C>): McpResource<C> => once(r, () => ({ ...r, uri: prefixUri(naming, r.uri), read: (ctx: C) => andThen(r.read(ctx), (v) => mapRead(naming, v)) }));
   const template = (t: McpResourceTemplate<C>): McpResourceTemplate<C> =>
     once(t, () => ({
       ...t,
       uriTemplate: prefixUri(naming, t.uriTemplate),
-      read: (uri: string, variables: Record<string, string | string[]>, ctx: C) => then(t.read(stripUri(naming, uri) ?? uri, variables, ctx), (v) => mapRead(naming, v)),
+      read: (uri: string, variables: Record<string, string | string[]>, ctx: C) => andThen(t.read(stripUri(naming, uri) ?? uri, variables, ctx), (v) => mapRead(naming, v)),
     }));
   const match = (m: McpResourceMatch<C> | undefined): McpResourceMatch<C> | undefined =>
     m === undefined ? undefined : m.resource !== undefined ? { resource: resource(m.resource) } : { template: template(m.template), variables: m.variables };
 
   const provider: McpProvider<C> = {
     label,
-    listTools: (ctx) => then(listOf(inner, 'tools', ctx), (list) => mapList(list, tool)),
+    listTools: (ctx) => andThen(listOf(inner, 'tools', ctx), (list) => mapList(list, tool)),
     findTool(name, ctx) {
       const own = stripName(naming, name);
-      return own === undefined ? undefined : then(findIn(inner, 'tools', own, ctx), (t) => (t === undefined ? undefined : tool(t)));
+      return own === undefined ? undefined : andThen(findIn(inner, 'tools', own, ctx), (t) => (t === undefined ? undefined : tool(t)));
     },
-    listResources: (ctx) => then(listOf(inner, 'resources', ctx), (list) => mapList(list, resource)),
-    listResourceTemplates: (ctx) => then(listOf(inner, 'resourceTemplates', ctx), (list) => mapList(list, template)),
+    listResources: (ctx) => andThen(listOf(inner, 'resources', ctx), (list) => mapList(list, resource)),
+    listResourceTemplates: (ctx) => andThen(listOf(inner, 'resourceTemplates', ctx), (list) => mapList(list, template)),
     findResource(uri, ctx) {
       const own = stripUri(naming, uri);
-      return own === undefined ? undefined : then(resolveIn(inner, own, ctx), match);
+      return own === undefined ? undefined : andThen(resolveIn(inner, own, ctx), match);
     },
-    listPrompts: (ctx) => then(listOf(inner, 'prompts', ctx), (list) => mapList(list, prompt)),
+    listPrompts: (ctx) => andThen(listOf(inner, 'prompts', ctx), (list) => mapList(list, prompt)),
     findPrompt(name, ctx) {
       const own = stripName(naming, name);
-      return own === undefined ? undefined : then(findIn(inner, 'prompts', own, ctx), (p) => (p === undefined ? undefined : prompt(p)));
+      return own === undefined ? undefined : andThen(findIn(inner, 'prompts', own, ctx), (p) => (p === undefined ? undefined : prompt(p)));
     },
   };
   if (inner.subscribe) {

@@ -1,4 +1,4 @@
-import { then, type ProviderCatalog } from '../registries/catalog.js';
+import { andThen, type ProviderCatalog } from '../registries/catalog.js';
 import type { McpPromptRegistry } from '../registries/prompts.js';
 import type { McpProvider, McpProviderChange, McpResourceMatch } from '../registries/provider.js';
 import type { McpResourceRegistry } from '../registries/resources.js';
@@ -67,28 +67,28 @@ export function serverProvider(parts: ServerParts): McpProvider<Ctx> {
 
   return {
     label: parts.label,
-    listTools: (ctx) => then(parts.catalog()?.list('tools', ctx) ?? tools.list(), (list) => mapList(list, tool)),
+    listTools: (ctx) => andThen(parts.catalog()?.list('tools', ctx) ?? tools.list(), (list) => mapList(list, tool)),
     findTool(name, ctx) {
       if (tools.isEnabled(name)) return tool(tools.get(name)!);
       const found = parts.catalog()?.findTool(name, ctx);
-      return then(found, (t) => (t === undefined ? undefined : tool(t)));
+      return andThen(found, (t) => (t === undefined ? undefined : tool(t)));
     },
-    listResources: (ctx) => then(parts.catalog()?.list('resources', ctx) ?? resources.list(), (list) => mapList(list, resource)),
-    listResourceTemplates: (ctx) => then(parts.catalog()?.list('resourceTemplates', ctx) ?? resources.templates.list(), (list) => mapList(list, template)),
+    listResources: (ctx) => andThen(parts.catalog()?.list('resources', ctx) ?? resources.list(), (list) => mapList(list, resource)),
+    listResourceTemplates: (ctx) => andThen(parts.catalog()?.list('resourceTemplates', ctx) ?? resources.templates.list(), (list) => mapList(list, template)),
     findResource(uri, ctx) {
       if (resources.isEnabled(uri)) return { resource: resource(resources.get(uri)!) };
       if (uri.length > resources.maxUriLength) return undefined;
       const own = resources.templates.match(uri);
       if (own !== undefined) return { template: template(own.entry.template), variables: own.variables };
       const found = parts.catalog()?.findResource(uri, ctx);
-      return then(found, (f) => match(f?.match));
+      return andThen(found, (f) => match(f?.match));
     },
-    listPrompts: (ctx) => then(parts.catalog()?.list('prompts', ctx) ?? prompts.list(), (list) => mapList(list, prompt)),
+    listPrompts: (ctx) => andThen(parts.catalog()?.list('prompts', ctx) ?? prompts.list(), (list) => mapList(list, prompt)),
     findPrompt(name, ctx) {
       if (prompts.isEnabled(name)) return prompt(prompts.get(name)!);
-      return then(parts.catalog()?.findPrompt(name, ctx), (p) => (p === undefined ? undefined : prompt(p)));
+      return andThen(parts.catalog()?.findPrompt(name, ctx), (p) => (p === undefined ? undefined : prompt(p)));
     },
-    subscribe: (uri, ctx) => then(parts.catalog()?.subscribe(uri, ctx), () => undefined),
+    subscribe: (uri, ctx) => andThen(parts.catalog()?.subscribe(uri, ctx), () => undefined),
     unsubscribe: (uri, ctx) => parts.catalog()?.unsubscribe(uri, ctx),
     onChange: (listener) => parts.onChange(listener),
   };

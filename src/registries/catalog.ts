@@ -115,7 +115,7 @@ export class ProviderCatalog<C> {
       this.#merged.set(kind, { version, items });
       return items;
     }
-    return Promise.all(parts).then((lists) => merge(kind, lists));
+    return Promise.all(parts.map(async (part) => part)).then((lists) => merge(kind, lists));
   }
 
   /** A provider whose list fails is left out of the merged list (and logged by the caller's listener), never failing the others. */
@@ -156,7 +156,7 @@ export class ProviderCatalog<C> {
   /** The provider that serves `uri`, with its match (registries excluded); within `maxUriLength`. */
   findResource(uri: string, context: C | undefined): MaybePromise<{ provider: McpProvider<C>; match: McpResourceMatch<C> } | undefined> {
     if (uri.length > this.#local.resources.maxUriLength) return undefined;
-    return firstOf(this.#providers, (provider) => then(this.matchIn(provider, uri, context), (match) => (match === undefined ? undefined : { provider, match })));
+    return firstOf(this.#providers, (provider) => andThen(this.matchIn(provider, uri, context), (match) => (match === undefined ? undefined : { provider, match })));
   }
 
   // --- What the protocol methods ask when the server has providers ---
@@ -186,7 +186,7 @@ export class ProviderCatalog<C> {
   callTool(name: string, args: Record<string, unknown>, context: C): MaybePromise<McpToolResult> {
     const tools = this.#local.tools;
     if (tools.isEnabled(name)) return tools.invoke(name, args, context);
-    return then(this.findTool(name, context), (tool) => {
+    return andThen(this.findTool(name, context), (tool) => {
       if (tool === undefined) throw new McpToolNotFoundError(name);
       return tool.execute(args as never, context);
     });
@@ -198,12 +198,12 @@ export class ProviderCatalog<C> {
     const own = resources.isEnabled(uri) ? resources.get(uri) : uri.length <= resources.maxUriLength ? resources.templates.match(uri)?.entry.template : undefined;
     if (own !== undefined) return resources.read(uri, context).then((value) => ({ value, mimeType: own.mimeType }));
     if (uri.length > resources.maxUriLength) throw new McpUriTooLongError(uri, resources.maxUriLength);
-    return then(this.findResource(uri, context), (found) => {
+    return andThen(this.findResource(uri, context), (found) => {
       if (found === undefined) throw new McpResourceNotFoundError(uri);
       const { resource, template, variables } = found.match;
       const value = resource !== undefined ? resource.read(context) : template.read(uri, variables, context);
       const mimeType = (resource ?? template).mimeType;
-      return then(value, (v) => ({ value: v, mimeType }));
+      return andThen(value, (v) => ({ value: v, mimeType }));
     });
   }
 
@@ -211,10 +211,10 @@ export class ProviderCatalog<C> {
   subscribe(uri: string, context: C): MaybePromise<boolean> {
     const resources = this.#local.resources;
     if (resources.isEnabled(uri) || (uri.length <= resources.maxUriLength && resources.templates.match(uri) !== undefined)) return true;
-    return then(this.findResource(uri, context), (found) => {
+    return andThen(this.findResource(uri, context), (found) => {
       if (found === undefined) return false;
       const told = found.provider.subscribe?.(uri, context);
-      return then(told, () => true);
+      return andThen(told, () => true);
     });
   }
 
@@ -232,11 +232,11 @@ export class ProviderCatalog<C> {
   getPrompt(name: string, args: Record<string, string> | undefined, context: C): MaybePromise<{ messages: readonly McpPromptMessage[]; description: string | undefined }> {
     const prompts = this.#local.prompts;
     if (prompts.isEnabled(name)) return prompts.getMessages(name, args, context).then((messages) => ({ messages, description: prompts.get(name)?.description }));
-    return then(this.findPrompt(name, context), (prompt) => {
+    return andThen(this.findPrompt(name, context), (prompt) => {
       if (prompt === undefined) throw new McpPromptNotFoundError(name);
       const missing = (prompt.arguments ?? []).filter((a) => a.required === true && typeof args?.[a.name] !== 'string').map((a) => a.name);
       if (missing.length > 0) throw new McpPromptArgumentError(name, missing);
-      return then(prompt.get(args, context), (messages) => ({ messages, description: prompt.description }));
+      return andThen(prompt.get(args, context), (messages) => ({ messages, description: prompt.description }));
     });
   }
 
@@ -254,10 +254,10 @@ export class ProviderCatalog<C> {
     if (templates.isEnabled(uriTemplate)) return { template: templates.get(uriTemplate) };
     if (resources.has(uriTemplate)) return { template: undefined };
     return firstOf(this.#providers, (provider) =>
-      then(this.listOf(provider, 'resourceTemplates', context), (list): MaybePromise<{ template: McpResourceTemplate<C> | undefined } | undefined> => {
+      andThen(this.listOf(provider, 'resourceTemplates', context), (list): MaybePromise<{ template: McpResourceTemplate<C> | undefined } | undefined> => {
         const template = inList<C, 'resourceTemplates'>(list, 'resourceTemplates', uriTemplate);
         if (template !== undefined) return { template };
-        return then(this.listOf(provider, 'resources', context), (listed) => (inList<C, 'resources'>(listed, 'resources', uriTemplate) !== undefined ? { template: undefined } : undefined));
+        return andThen(this.listOf(provider, 'resources', context), (listed) => (inList<C, 'resources'>(listed, 'resources', uriTemplate) !== undefined ? { template: undefined } : undefined));
       }),
     );
   }
@@ -285,18 +285,18 @@ function inList<C, K extends ListKind>(list: readonly ItemOf<C>[K][], kind: K, k
 
 /** A provider's tool or prompt by name: its `find*`, else its list. */
 export function findIn<C, K extends 'tools' | 'prompts'>(provider: McpProvider<C>, kind: K, name: string, context: C | undefined): MaybePromise<ItemOf<C>[K] | undefined> {
-  const finder = (kind === 'tools' ? provider.findTool : provider.findPrompt) as ((name: string, context: C | undefined) => MaybePromise<ItemOf<C>[K] | undefined>) | undefined;
-  if (finder !== undefined) return finder.call(provider, name, context);
-  return then(listOf(provider, kind, context), (list) => inList(list, kind, name));
+  if (kind === 'tools' && provider.findTool !== undefined) return provider.findTool(name, context) as MaybePromise<ItemOf<C>[K] | undefined>;
+  if (kind === 'prompts' && provider.findPrompt !== undefined) return provider.findPrompt(name, context) as MaybePromise<ItemOf<C>[K] | undefined>;
+  return andThen(listOf(provider, kind, context), (list) => inList(list, kind, name));
 }
 
 /** What a provider serves `uri` with: its `findResource`, else its listed resources, then its listed templates (in order). */
 export function resolveIn<C>(provider: McpProvider<C>, uri: string, context: C | undefined): MaybePromise<McpResourceMatch<C> | undefined> {
   if (provider.findResource !== undefined) return provider.findResource(uri, context);
-  return then(listOf(provider, 'resources', context), (resources): MaybePromise<McpResourceMatch<C> | undefined> => {
+  return andThen(listOf(provider, 'resources', context), (resources): MaybePromise<McpResourceMatch<C> | undefined> => {
     const resource = inList(resources, 'resources', uri);
     if (resource !== undefined) return { resource };
-    return then(listOf(provider, 'resourceTemplates', context), (templates) => matchTemplate(templates, uri));
+    return andThen(listOf(provider, 'resourceTemplates', context), (templates) => matchTemplate(templates, uri));
   });
 }
 
@@ -310,7 +310,7 @@ function matchTemplate<C>(templates: readonly McpResourceTemplate<C>[], uri: str
   return undefined;
 }
 
-export function then<T, R>(value: MaybePromise<T>, next: (value: T) => MaybePromise<R>): MaybePromise<R> {
+export function andThen<T, R>(value: MaybePromise<T>, next: (value: T) => MaybePromise<R>): MaybePromise<R> {
   return isThenable(value) ? Promise.resolve(value).then(next) : next(value);
 }
 
