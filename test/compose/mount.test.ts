@@ -9,7 +9,7 @@ import { harness, modernMeta, settle } from '../support/wire.js';
 
 type Json = Record<string, unknown>;
 
-const quiet = (): { error: ReturnType<typeof vi.fn>; warn: ReturnType<typeof vi.fn> } => ({ error: vi.fn(), warn: vi.fn() });
+const quiet = (): { error: (message: string) => void; warn: (message: string) => void } => ({ error: vi.fn<(message: string) => void>(), warn: vi.fn<(message: string) => void>() });
 
 function child(name: string): McpServer {
   const server = new McpServer({ name, version: '1.0.0', logger: quiet() });
@@ -96,7 +96,7 @@ describe('server.mount (legacy session)', () => {
       seen.push(`child ${ctx.params.name}`);
       ctx.params.arguments = { text: 'rewritten' };
       const result = await next();
-      return { ...result, content: [{ type: 'text', text: `${(result.content[0] as { text: string }).text}!` }] };
+      return { ...result, content: [{ type: 'text' as const, text: `${(result.content[0] as { text: string }).text}!` }] };
     });
     server.mount(docs, { namespace: 'docs' });
     const h = harness(server);
