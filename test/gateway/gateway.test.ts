@@ -291,6 +291,25 @@ describe('behind one gateway: mcpkit upstreams over HTTP, both eras', () => {
     await eventually(() => upstreamServer.connectionCount < open);
   });
 
+  it('resources/updated: a subscription goes upstream, the update comes back with the namespaced URI, to the subscriber only', async () => {
+    const seen = { headers: [] as Record<string, string | undefined>[], cancelled: 0 };
+    const upstreamServer = recordingUpstream(seen, 'legacy');
+    const upstream = await serve(upstreamServer);
+    const { url } = await gatewayOver({ mcpServers: { rec: { url: upstream.url } } });
+    const subscriber = await mcpkitClient(url, '2025-11-25');
+    const other = await mcpkitClient(url, '2025-11-25');
+    const updates: unknown[] = [];
+    const others: unknown[] = [];
+    subscriber.on('notifications/resources/updated', (params) => updates.push(params['uri']));
+    other.on('notifications/resources/updated', (params) => others.push(params['uri']));
+    await other.callTool('rec_whoami', {});
+    await subscriber.subscribeResource('rec+note://a');
+    await upstreamServer.notifyResourceUpdated('note://a');
+    await eventually(() => updates.length === 1);
+    expect(updates).toEqual(['rec+note://a']);
+    expect(others).toEqual([]);
+  });
+
   it('a hanging upstream does not hold up another one', async () => {
     const seen = { headers: [] as Record<string, string | undefined>[], cancelled: 0 };
     const slow = await serve(recordingUpstream(seen));
