@@ -18,6 +18,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   'server-json': { summary: 'print the server.json the MCP Registry publishes (from package.json and the server)', load: () => import('./commands/server-json.js') },
   init: { summary: 'create a new server project (TypeScript, one tool, one test)', load: () => import('./commands/init.js') },
   demo: { summary: 'run the everything-server demo (HTTP on :3000, or --stdio)', load: () => import('./commands/demo.js') },
+  proxy: { summary: 'serve other MCP servers (stdio or HTTP) through one endpoint: --config file.json, -- <command>, or <url>', load: () => import('./commands/proxy.js') },
 };
 
 export const HELP = `mcpkit: build and run Model Context Protocol servers

@@ -123,8 +123,11 @@ export class McpServer extends Authoring implements ConnectionFactory {
   #metadata: { key: number; value: McpServerMetadata } | undefined;
   #skills: SkillCatalog | undefined;
   #started = false;
+  readonly #sessionListeners = new Set<(info: { sessionId: string }) => void>();
   readonly #release = (connection: McpProtocolHandler): void => {
     this.#connections.delete(connection);
+    const sessionId = connection.sessionId;
+    if (sessionId !== undefined) for (const listener of [...this.#sessionListeners]) listener({ sessionId });
   };
   #pendingLists = new Set<'tools' | 'resources' | 'prompts'>();
   #flushScheduled = false;
@@ -492,6 +495,12 @@ export class McpServer extends Authoring implements ConnectionFactory {
   onRootsListChanged(listener: (info: { sessionId: string | undefined }) => void): () => void {
     this.#rootsListeners.add(listener);
     return () => this.#rootsListeners.delete(listener);
+  }
+
+  /** Called when a session's connection on this server closes (ended, expired, or the server stopped): what a gateway keeps per session ends with it. */
+  onSessionClosed(listener: (info: { sessionId: string }) => void): () => void {
+    this.#sessionListeners.add(listener);
+    return () => this.#sessionListeners.delete(listener);
   }
 
   /** Open connections (stdio processes, HTTP sessions, the stateless endpoint). */

@@ -1,0 +1,419 @@
+/**
+ * `createProxy(upstream)`: an upstream MCP server as a provider. Lists are fetched once (every page)
+ * and cached until the upstream says they changed, so a proxied call is exactly one upstream
+ * request. Each call goes out on the link of its downstream owner (session, else principal), with
+ * progress, logging, cancellation and requests for input relayed back to the request that caused them.
+ */
+import { McpError, McpTransportError } from '../client/errors.js';
+import type { RequestOptions } from '../client/client.js';
+import { ErrorCode, JsonRpcProtocolError } from '../jsonrpc/errors.js';
+import { isPlainObject } from '../jsonrpc/message.js';
+import type { RequestContext } from '../protocol/request/context.js';
+import { META_LOG_LEVEL } from '../protocol/wire/meta-keys.js';
+import type { Implementation, LoggingLevel } from '../protocol/wire/types.js';
+import type { McpProvider, McpProviderChange, McpProviderList } from '../registries/provider.js';
+import type { Completer, McpPrompt, McpPromptMessage, McpReadResult, McpResource, McpResourceTemplate, McpTool, McpToolResult } from '../registries/types.js';
+import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
+import type { UpstreamConfig } from './config.js';
+import { HoldTable } from './hold.js';
+import { UpstreamError, UpstreamPool, type LinkOwner, type UpstreamLink, type UpstreamPoolOptions } from './upstream.js';
+
+type Json = Record<string, unknown>;
+
+export interface ProxyOptions {
+  /** Names the upstream in errors and warnings (default: its command or URL). */
+  name?: string;
+  /** How the gateway introduces itself to the upstream. */
+  clientInfo?: Implementation;
+  /** Headers per downstream owner for an HTTP upstream: a credential of its own (token exchange), never the downstream token. */
+  headers?: UpstreamPoolOptions['headers'];
+  /** A static bearer token for an HTTP upstream. */
+  bearer?: string;
+  /** Upstream links open at once (default 256). */
+  maxLinks?: number;
+  /** Most items kept per list (default 10 000); an upstream listing more is cut with a warning. */
+  maxListItems?: number;
+  /** Longest an upstream call may wait for the downstream to answer its request for input (default 600 000 ms). */
+  holdTimeoutMs?: number;
+  restartDelayMs?: number;
+  maxRestartDelayMs?: number;
+  onStderr?: (text: string) => void;
+  onWarning?: (message: string) => void;
+  /** Build each link's transport yourself (tests, in-memory upstreams). */
+  transport?: UpstreamPoolOptions['transport'];
+}
+
+const PROXY_KEYS = keysOf<ProxyOptions>({
+  name: true, clientInfo: true, headers: true, bearer: true, maxLinks: true, maxListItems: true, holdTimeoutMs: true,
+  restartDelayMs: true, maxRestartDelayMs: true, onStderr: true, onWarning: true, transport: true,
+});
+
+const LIST_OF: Record<string, McpProviderList> = {
+  'notifications/tools/list_changed': 'tools',
+  'notifications/resources/list_changed': 'resources',
+  'notifications/prompts/list_changed': 'prompts',
+};
+
+/** The request context key the gateway keeps a held upstream call's id under (signed with the requestState). */
+const HOLD_KEY = 'mcpkit.gateway/hold';
+
+type Lists = {
+  tools?: readonly McpTool<never, RequestContext>[];
+  resources?: readonly McpResource<RequestContext>[];
+  templates?: readonly McpResourceTemplate<RequestContext>[];
+  prompts?: readonly McpPrompt<RequestContext>[];
+};
+
+/** A provider that serves an upstream MCP server's tools, resources, templates and prompts. */
+export interface McpProxy extends McpProvider<RequestContext> {
+  readonly label: string;
+  /** Connects (one link) and fetches every list, so the first request pays no list call. */
+  ready(): Promise<void>;
+  /** The downstream session ended: its upstream session is closed. */
+  sessionClosed(sessionId: string): Promise<void>;
+  /** Upstream requests sent so far (counted per method): the bench checks one per proxied call. */
+  readonly requests: Readonly<Record<string, number>>;
+  close(): Promise<void>;
+}
+
+export function createProxy(upstream: UpstreamConfig, options: ProxyOptions = {}): McpProxy {
+  refuseUnknownKeys(options, PROXY_KEYS, 'createProxy() options');
+  return new Proxy_(upstream, options);
+}
+
+const ownerOf = (ctx: RequestContext | undefined): LinkOwner => ({ sessionId: ctx?.sessionId, principal: ctx?.auth?.subject ?? ctx?.auth?.clientId });
+
+class Proxy_ implements McpProxy {
+  readonly label: string;
+  readonly requests: Record<string, number> = {};
+  readonly #pool: UpstreamPool;
+  readonly #options: ProxyOptions;
+  readonly #listeners = new Set<(change: McpProviderChange) => void>();
+  readonly #holds: HoldTable;
+  #lists: Lists = {};
+  #fetching: Partial<Record<keyof Lists, Promise<readonly unknown[]>>> = {};
+
+  constructor(upstream: UpstreamConfig, options: ProxyOptions) {
+    this.#options = options;
+    this.label = `proxy "${options.name ?? ('command' in upstream ? upstream.command : upstream.url)}"`;
+    this.#holds = new HoldTable(options.holdTimeoutMs ?? 600_000);
+    const pool: UpstreamPoolOptions = {
+      name: options.name ?? ('command' in upstream ? upstream.command : upstream.url),
+      config: upstream,
+      relay: (link, method, params, signal) => this.#relay(link, method, params, signal),
+      onNotification: (link, method, params) => this.#notification(link, method, params),
+    };
+    for (const key of ['clientInfo', 'headers', 'bearer', 'maxLinks', 'restartDelayMs', 'maxRestartDelayMs', 'onStderr', 'transport'] as const) {
+      if (options[key] !== undefined) (pool as unknown as Json)[key] = options[key];
+    }
+    this.#pool = new UpstreamPool(pool);
+  }
+
+  async ready(): Promise<void> {
+    await this.#pool.anyLink(ownerOf(undefined)).connected();
+    await Promise.all([this.listTools(undefined), this.listResources(undefined), this.listResourceTemplates(undefined), this.listPrompts(undefined)]);
+  }
+
+  sessionClosed(sessionId: string): Promise<void> {
+    return this.#pool.sessionClosed(sessionId);
+  }
+
+  async close(): Promise<void> {
+    this.#holds.clear();
+    await this.#pool.close();
+  }
+
+  onChange(listener: (change: McpProviderChange) => void): () => void {
+    this.#listeners.add(listener);
+    return () => void this.#listeners.delete(listener);
+  }
+
+  // ---- lists: fetched once, every page, until the upstream says they changed ------------
+
+  listTools(ctx: RequestContext | undefined): readonly McpTool<never, RequestContext>[] | Promise<readonly McpTool<never, RequestContext>[]> {
+    return this.#lists.tools ?? this.#fetch('tools', 'tools/list', 'tools', ctx, (wire) => this.#tool(wire), 'tools');
+  }
+
+  listResources(ctx: RequestContext | undefined): readonly McpResource<RequestContext>[] | Promise<readonly McpResource<RequestContext>[]> {
+    return this.#lists.resources ?? this.#fetch('resources', 'resources/list', 'resources', ctx, (wire) => this.#resource(wire), 'resources');
+  }
+
+  listResourceTemplates(ctx: RequestContext | undefined): readonly McpResourceTemplate<RequestContext>[] | Promise<readonly McpResourceTemplate<RequestContext>[]> {
+    return this.#lists.templates ?? this.#fetch('templates', 'resources/templates/list', 'resourceTemplates', ctx, (wire) => this.#template(wire), 'resources');
+  }
+
+  listPrompts(ctx: RequestContext | undefined): readonly McpPrompt<RequestContext>[] | Promise<readonly McpPrompt<RequestContext>[]> {
+    return this.#lists.prompts ?? this.#fetch('prompts', 'prompts/list', 'prompts', ctx, (wire) => this.#prompt(wire), 'prompts');
+  }
+
+  #fetch<T>(slot: keyof Lists, method: string, field: string, ctx: RequestContext | undefined, make: (wire: Json) => T | undefined, capability: 'tools' | 'resources' | 'prompts'): Promise<readonly T[]> {
+    const running = this.#fetching[slot];
+    if (running !== undefined) return running as Promise<readonly T[]>;
+    const generation = this.#lists;
+    const promise = (async () => {
+      const link = this.#pool.anyLink(ownerOf(ctx));
+      const client = await link.connected();
+      if (client.serverCapabilities[capability] === undefined) return [];
+      const items: T[] = [];
+      const max = this.#options.maxListItems ?? 10_000;
+      const seen = new Set<string>();
+      let cursor: string | undefined;
+      do {
+        const page = await this.#send(link, method, cursor === undefined ? {} : { cursor }, {});
+        for (const wire of Array.isArray(page[field]) ? (page[field] as unknown[]) : []) {
+          const item = isPlainObject(wire) ? make(wire) : undefined;
+          if (item !== undefined && items.length < max) items.push(item);
+        }
+        const next = page['nextCursor'];
+        cursor = typeof next === 'string' && next !== '' && !seen.has(next) && items.length < max ? next : undefined;
+        if (cursor !== undefined) seen.add(cursor);
+      } while (cursor !== undefined);
+      if (items.length >= max) this.#warn(`${this.label}: ${method} listed more than ${max} items; the rest are left out (maxListItems)`);
+      return items;
+    })().then(
+      (items) => {
+        // A list_changed that arrived meanwhile made this answer stale: keep it for this caller only.
+        if (this.#lists === generation) (this.#lists as Record<string, unknown>)[slot] = items;
+        delete this.#fetching[slot];
+        return items;
+      },
+      (error: unknown) => {
+        delete this.#fetching[slot];
+        // A downstream list with an unreachable upstream in it lists the others: this one is empty, with a warning.
+        this.#warn(`${this.label}: ${method} failed: ${(error as Error).message}`);
+        return [];
+      },
+    );
+    this.#fetching[slot] = promise;
+    return promise;
+  }
+
+  #changed(list: McpProviderList): void {
+    const next: Lists = { ...this.#lists };
+    if (list === 'tools') delete next.tools;
+    if (list === 'prompts') delete next.prompts;
+    if (list === 'resources') {
+      delete next.resources;
+      delete next.templates;
+    }
+    this.#lists = next;
+    this.#fetching = {};
+    this.#emit({ type: 'list_changed', list });
+  }
+
+  #emit(change: McpProviderChange): void {
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(change);
+      } catch (error) {
+        this.#warn(`${this.label}: a change listener failed: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  // ---- items ------------------------------------------------------------------------------
+
+  #tool(wire: Json): McpTool<never, RequestContext> | undefined {
+    if (typeof wire['name'] !== 'string') return undefined;
+    const name = wire['name'];
+    const tool = pick(wire, ['title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'icons', '_meta']) as Omit<McpTool<never, RequestContext>, 'execute' | 'name'>;
+    return {
+      ...tool,
+      name,
+      execute: (args: unknown, ctx: RequestContext) => this.#call(ctx, 'tools/call', args === undefined ? { name } : { name, arguments: args }) as Promise<McpToolResult>,
+    };
+  }
+
+  #resource(wire: Json): McpResource<RequestContext> | undefined {
+    if (typeof wire['uri'] !== 'string' || typeof wire['name'] !== 'string') return undefined;
+    const uri = wire['uri'];
+    const described = pick(wire, ['title', 'description', 'mimeType', 'size', 'icons', 'annotations', '_meta']);
+    return { ...described, uri, name: wire['name'], read: (ctx: RequestContext) => this.#read(ctx, uri) };
+  }
+
+  #template(wire: Json): McpResourceTemplate<RequestContext> | undefined {
+    if (typeof wire['uriTemplate'] !== 'string' || typeof wire['name'] !== 'string') return undefined;
+    const uriTemplate = wire['uriTemplate'];
+    const described = pick(wire, ['title', 'description', 'mimeType', 'icons', 'annotations', '_meta']);
+    const template = { ...described, uriTemplate, name: wire['name'], read: (uri: string, _variables: unknown, ctx: RequestContext) => this.#read(ctx, uri) } as McpResourceTemplate<RequestContext>;
+    const completers = this.#completers(variablesOf(uriTemplate), (argument, context, ctx) => ({ ref: { type: 'ref/resource', uri: uriTemplate }, argument, context, ctx }));
+    if (completers !== undefined) template.complete = completers;
+    return template;
+  }
+
+  #prompt(wire: Json): McpPrompt<RequestContext> | undefined {
+    if (typeof wire['name'] !== 'string') return undefined;
+    const name = wire['name'];
+    const described = pick(wire, ['title', 'description', 'arguments', 'icons', '_meta']);
+    const prompt = {
+      ...described,
+      name,
+      get: async (args: Record<string, string> | undefined, ctx: RequestContext) => {
+        const result = await this.#call(ctx, 'prompts/get', args === undefined ? { name } : { name, arguments: args });
+        return (Array.isArray(result['messages']) ? result['messages'] : []) as McpPromptMessage[];
+      },
+    } as McpPrompt<RequestContext>;
+    const argumentNames = Array.isArray(wire['arguments']) ? (wire['arguments'] as unknown[]).flatMap((a) => (isPlainObject(a) && typeof a['name'] === 'string' ? [a['name']] : [])) : [];
+    const completers = this.#completers(argumentNames, (argument, context, ctx) => ({ ref: { type: 'ref/prompt', name }, argument, context, ctx }));
+    if (completers !== undefined) prompt.complete = completers;
+    return prompt;
+  }
+
+  /** One completer per argument or variable, when the upstream completes at all (known once connected). */
+  #completers(names: readonly string[], request: (argument: Json, context: Json, ctx: RequestContext) => Json): Record<string, Completer<RequestContext>> | undefined {
+    const client = this.#pool.links.find((l) => l.client !== undefined)?.client;
+    if (names.length === 0 || client?.serverCapabilities.completions === undefined) return undefined;
+    const out: Record<string, Completer<RequestContext>> = {};
+    for (const name of names.slice(0, 64)) {
+      out[name] = async (value, { arguments: args, request: ctx }) => {
+        const { ctx: _ctx, ...params } = request({ name, value }, { arguments: args }, ctx);
+        const result = await this.#call(ctx, 'completion/complete', params);
+        const values = isPlainObject(result['completion']) ? result['completion']['values'] : undefined;
+        return Array.isArray(values) ? values.filter((v): v is string => typeof v === 'string').slice(0, 100) : [];
+      };
+    }
+    return out;
+  }
+
+  async #read(ctx: RequestContext, uri: string): Promise<McpReadResult> {
+    const result = await this.#call(ctx, 'resources/read', { uri });
+    return (Array.isArray(result['contents']) ? result['contents'] : []) as McpReadResult;
+  }
+
+  // ---- subscriptions ---------------------------------------------------------------------
+
+  async subscribe(uri: string, ctx: RequestContext): Promise<void> {
+    const link = this.#pool.linkFor(ownerOf(ctx));
+    const client = await link.connected();
+    if (client.era !== 'legacy') return; // a 2026-07-28 upstream has no sessions to subscribe in
+    if (client.serverCapabilities.resources?.subscribe !== true) return;
+    if (link.subscriptions.has(uri)) return;
+    link.subscriptions.add(uri);
+    await this.#send(link, 'resources/subscribe', { uri }, {});
+  }
+
+  async unsubscribe(uri: string, ctx: RequestContext | undefined): Promise<void> {
+    if (ctx === undefined) return; // the session ended: its link closes with it
+    const link = this.#pool.linkFor(ownerOf(ctx));
+    if (!link.subscriptions.delete(uri) || link.client?.era !== 'legacy') return;
+    await this.#send(link, 'resources/unsubscribe', { uri }, {});
+  }
+
+  // ---- one proxied call --------------------------------------------------------------------
+
+  async #call(ctx: RequestContext, method: string, params: Json): Promise<Json> {
+    const link = this.#pool.linkFor(ownerOf(ctx));
+    // The retry of a 2026-07-28 request whose upstream call waits for input: answer it, await the same call.
+    const held = this.#holds.resume(ctx, ctx.requestState[HOLD_KEY], link.key);
+    if (held !== undefined) return this.#tracked(link, ctx, () => held);
+    const upstream = new AbortController();
+    const holdId = this.#holds.newId();
+    const onAbort = (): void => {
+      // The end of a round (input required) keeps the upstream call for the retry; anything else cancels it.
+      const reason: unknown = ctx.signal.reason;
+      if (reason instanceof Error && reason.name === 'InputRequiredSignal' && this.#holds.isHeld(holdId)) return;
+      this.#holds.drop(holdId);
+      upstream.abort(reason);
+    };
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    const options: RequestOptions = { signal: upstream.signal, timeoutMs: 0 };
+    if (ctx.progressToken !== undefined) {
+      options.onProgress = ({ progress, total, message }) => void ctx.progress(progress, total, message).catch(() => undefined);
+    }
+    const run = this.#send(link, method, params, options, ctx).finally(() => {
+      ctx.signal.removeEventListener('abort', onAbort);
+      this.#holds.drop(holdId);
+    });
+    this.#holds.open(holdId, link.key, run, () => upstream.abort(new Error('the downstream client did not come back with the input in time')));
+    (ctx.requestState as Json)[HOLD_KEY] = holdId;
+    return this.#tracked(link, ctx, () => run);
+  }
+
+  /** While `run` is in flight, requests for input and log messages on this link go to `ctx`. */
+  async #tracked(link: UpstreamLink, ctx: RequestContext, run: () => Promise<Json>): Promise<Json> {
+    link.inFlight.add(ctx);
+    try {
+      return await run();
+    } catch (error) {
+      throw this.#downstreamError(error);
+    } finally {
+      link.inFlight.delete(ctx);
+    }
+  }
+
+  /** Sends one upstream request, counted; the downstream's log level goes with it. */
+  async #send(link: UpstreamLink, method: string, params: Json, options: RequestOptions, ctx?: RequestContext): Promise<Json> {
+    const level = ctx?.logLevel;
+    const client = await link.connected();
+    if (ctx !== undefined && client.era === 'modern' && level !== undefined) options.meta = { [META_LOG_LEVEL]: level };
+    else if (ctx !== undefined && client.era === 'legacy' && level !== link.logLevel && level !== undefined && client.serverCapabilities.logging !== undefined) {
+      // A legacy upstream keeps a level per session: set when the downstream's differs (not per call).
+      link.logLevel = level;
+      this.requests['logging/setLevel'] = (this.requests['logging/setLevel'] ?? 0) + 1;
+      await link.request('logging/setLevel', { level }).catch(() => undefined);
+    }
+    this.requests[method] = (this.requests[method] ?? 0) + 1;
+    return link.request(method, params, options);
+  }
+
+  /** What the downstream client sees of an upstream failure: its JSON-RPC error as sent, or a message naming the upstream. */
+  #downstreamError(error: unknown): unknown {
+    if (error instanceof McpError) return new JsonRpcProtocolError(error.code, error.message, error.data);
+    if (error instanceof UpstreamError) return new JsonRpcProtocolError(ErrorCode.InternalError, error.message);
+    if (error instanceof McpTransportError) return new JsonRpcProtocolError(ErrorCode.InternalError, `${this.label}: ${error.message}`);
+    return error;
+  }
+
+  // ---- what the upstream asks and tells -------------------------------------------------
+
+  /** The upstream asks for input: the downstream request in progress on the same link answers. */
+  async #relay(link: UpstreamLink, method: string, params: Json, signal: AbortSignal): Promise<Json> {
+    const ctx = [...link.inFlight].pop() as RequestContext | undefined;
+    if (ctx === undefined) throw new McpError(method, ErrorCode.InternalError, `${method}: the gateway has no downstream request in progress on this session to ask`);
+    const ask = (c: RequestContext, key: string): Promise<unknown> => {
+      const options = { key };
+      if (method === 'elicitation/create') return c.elicit(params as never, options);
+      if (method === 'sampling/createMessage') return c.sample(params as never, options);
+      if (method === 'roots/list') return c.listRoots(options);
+      return Promise.reject(new McpError(method, ErrorCode.MethodNotFound, `The gateway does not relay ${method}`));
+    };
+    if (ctx.era === 'legacy') return (await ask(ctx, method)) as Json;
+    // 2026-07-28 downstream: this round ends with input_required; the upstream call waits for the retry.
+    const holdId = ctx.requestState[HOLD_KEY];
+    return this.#holds.ask(holdId, ctx, signal, ask) as Promise<Json>;
+  }
+
+  #notification(link: UpstreamLink, method: string, params: Json): void {
+    const list = LIST_OF[method];
+    if (list !== undefined) return this.#changed(list);
+    if (method === 'notifications/resources/updated' && typeof params['uri'] === 'string') return this.#emit({ type: 'resource_updated', uri: params['uri'] });
+    if (method === 'notifications/message') {
+      // A log line goes to the request in progress on its link; one that comes between requests has nowhere to go.
+      const ctx = [...link.inFlight].pop() as RequestContext | undefined;
+      const level = params['level'];
+      if (ctx !== undefined && typeof level === 'string') void ctx.log(level as LoggingLevel, params['data'], typeof params['logger'] === 'string' ? params['logger'] : undefined).catch(() => undefined);
+    }
+  }
+
+  #warn(message: string): void {
+    this.#options.onWarning?.(message);
+  }
+}
+
+function pick(source: Json, keys: readonly string[]): Json {
+  const out: Json = {};
+  for (const key of keys) if (source[key] !== undefined) out[key] = source[key];
+  return out;
+}
+
+/** The variable names of an RFC 6570 template (`{id}`, `{+path}`, `{?q,lang}`). */
+function variablesOf(template: string): string[] {
+  const names: string[] = [];
+  for (const match of template.slice(0, 8192).matchAll(/\{[+#./;?&]?([^}]{1,512})\}/g)) {
+    for (const part of match[1]!.split(',')) {
+      const name = part.replace(/[*]$|:\d+$/, '');
+      if (name !== '' && !names.includes(name)) names.push(name);
+    }
+  }
+  return names;
+}

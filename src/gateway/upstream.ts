@@ -1,0 +1,291 @@
+/**
+ * Connections to one upstream server. Each downstream session (legacy) or principal (2026-07-28,
+ * no session) gets its own upstream link, opened on its first proxied request and closed with the
+ * session, so two downstream clients never share an upstream session, its log level, its
+ * subscriptions or its requests for input. A link whose upstream session expired (HTTP 404) is
+ * re-opened and its log level and subscriptions replayed; a stdio process that exited is restarted
+ * with backoff on the next request.
+ */
+import { Client, type ClientOptions, type RequestOptions } from '../client/client.js';
+import { McpTransportError } from '../client/errors.js';
+import { StdioClientTransport } from '../client/stdio.js';
+import { StreamableHttpTransport } from '../client/http.js';
+import type { ClientTransport } from '../client/transport.js';
+import type { DiscoverResult } from '../client/types.js';
+import type { Implementation, LoggingLevel } from '../protocol/wire/types.js';
+import { upstreamEnv, type HttpUpstreamConfig, type StdioUpstreamConfig, type UpstreamConfig } from './config.js';
+
+type Json = Record<string, unknown>;
+
+/** Who a link belongs to: a downstream session, else a principal. */
+export interface LinkOwner {
+  readonly sessionId: string | undefined;
+  /** The downstream principal's subject (or client id); undefined: unauthenticated. */
+  readonly principal: string | undefined;
+}
+
+/** Answers the upstream's server→client requests for one link (sampling, elicitation, roots). */
+export type InputRelay = (link: UpstreamLink, method: string, params: Json, signal: AbortSignal) => Promise<Json>;
+
+export interface UpstreamPoolOptions {
+  /** The namespace or label used in errors ("upstream \"fs\""). */
+  name: string;
+  config: UpstreamConfig;
+  clientInfo?: Implementation;
+  /** Extra headers per downstream principal for an HTTP upstream (a token of its own, never the downstream's). */
+  headers?: (owner: LinkOwner) => Record<string, string> | Promise<Record<string, string>>;
+  /** Static bearer token for an HTTP upstream. */
+  bearer?: string;
+  relay: InputRelay;
+  /** A notification from the upstream on this link (everything but progress, which follows its request). */
+  onNotification: (link: UpstreamLink, method: string, params: Json) => void;
+  /** Links open at once (default 256); the least recently used idle one is closed to make room. */
+  maxLinks?: number;
+  /** First restart delay after a stdio upstream exited, doubled per exit up to `maxRestartDelayMs` (default 100 / 5000 ms). */
+  restartDelayMs?: number;
+  maxRestartDelayMs?: number;
+  requestTimeoutMs?: number;
+  /** The upstream's stderr (stdio). Default: dropped (the tail is kept for error messages). */
+  onStderr?: (text: string) => void;
+  /** Build the transport yourself (tests, custom fetch). */
+  transport?: (owner: LinkOwner) => ClientTransport;
+}
+
+/** Names the upstream in messages the downstream client reads. */
+export class UpstreamError extends Error {
+  override readonly name = 'UpstreamError';
+}
+
+/** One upstream connection and the state it must keep across reconnects. */
+export class UpstreamLink {
+  readonly key: string;
+  readonly owner: LinkOwner;
+  /** The level the downstream asked for (replayed on reconnect). */
+  logLevel: LoggingLevel | undefined;
+  /** Upstream URIs subscribed through this link (replayed on reconnect). */
+  readonly subscriptions = new Set<string>();
+  /** Downstream requests in progress on this link, oldest first: where requests for input go. */
+  readonly inFlight = new Set<unknown>();
+  lastUsed = Date.now();
+  #client: Client | undefined;
+  #opening: Promise<Client> | undefined;
+  #exits = 0;
+  #openedAt = 0;
+  #lastExit: string | undefined;
+  #closed = false;
+  readonly #pool: UpstreamPool;
+
+  constructor(pool: UpstreamPool, key: string, owner: LinkOwner) {
+    this.#pool = pool;
+    this.key = key;
+    this.owner = owner;
+  }
+
+  get client(): Client | undefined {
+    return this.#client;
+  }
+
+  /** The connected client, opening (or re-opening, after backoff) it when needed. */
+  connected(): Promise<Client> {
+    if (this.#client !== undefined) return Promise.resolve(this.#client);
+    if (this.#closed) return Promise.reject(new UpstreamError(`upstream "${this.#pool.name}": the downstream session ended`));
+    return (this.#opening ??= this.#open().finally(() => (this.#opening = undefined)));
+  }
+
+  async #open(): Promise<Client> {
+    const pool = this.#pool;
+    if (this.#exits > 0) await new Promise((resolve) => setTimeout(resolve, pool.restartDelay(this.#exits)));
+    const replay = this.logLevel !== undefined || this.subscriptions.size > 0;
+    const client = new Client(pool.clientOptions(this));
+    client.on('*', (params) => {
+      const { method, ...rest } = params;
+      if (typeof method === 'string' && method !== 'notifications/progress' && method !== 'notifications/cancelled') pool.notify(this, method, rest);
+    });
+    client.on('close', (params) => {
+      if (this.#client !== client) return;
+      this.#client = undefined;
+      // A process that ran a while before it died starts again at once; one that keeps dying waits longer each time.
+      this.#exits = Date.now() - this.#openedAt > 30_000 ? 1 : this.#exits + 1;
+      this.#lastExit = typeof params['message'] === 'string' ? params['message'] : 'the connection closed';
+    });
+    try {
+      await client.connect(pool.transportFor(this));
+    } catch (error) {
+      this.#exits++;
+      throw new UpstreamError(`upstream "${pool.name}" could not be reached: ${(error as Error).message}`, { cause: error });
+    }
+    pool.remember(client);
+    if (this.#closed) {
+      await client.close();
+      throw new UpstreamError(`upstream "${pool.name}": the downstream session ended`);
+    }
+    this.#openedAt = Date.now();
+    this.#client = client;
+    if (replay && client.era === 'legacy') {
+      // What the downstream set on its session holds on the new upstream session too.
+      if (this.logLevel !== undefined && client.serverCapabilities.logging !== undefined) await client.setLoggingLevel(this.logLevel).catch(() => undefined);
+      for (const uri of this.subscriptions) await client.subscribeResource(uri).catch(() => undefined);
+    }
+    return client;
+  }
+
+  /**
+   * One upstream request. A legacy session the upstream forgot (404) is re-opened and the request
+   * sent once more; a connection that died under the request fails it with the reason.
+   */
+  async request(method: string, params: Json, options: RequestOptions = {}): Promise<Json> {
+    this.lastUsed = Date.now();
+    const client = await this.connected();
+    try {
+      return (await client.request(method, params, options));
+    } catch (error) {
+      if (error instanceof McpTransportError && error.kind === 'session_expired' && this.#client === client) {
+        this.#client = undefined;
+        void client.close();
+        const again = await this.connected();
+        return (await again.request(method, params, options));
+      }
+      if (error instanceof McpTransportError && (error.kind === 'unreachable' || error.kind === 'closed') && !this.#closed) {
+        throw new UpstreamError(`upstream "${this.#pool.name}" failed during ${method}: ${this.#lastExit ?? error.message}; the next request reconnects`, { cause: error });
+      }
+      throw error;
+    }
+  }
+
+  /** Ends the link: the upstream session is closed (stdio: the process stops). */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const client = this.#client ?? (await this.#opening?.catch(() => undefined));
+    this.#client = undefined;
+    await client?.close();
+  }
+}
+
+/** Every link to one upstream, keyed by owner, bounded by `maxLinks`. */
+export class UpstreamPool {
+  readonly name: string;
+  readonly #options: UpstreamPoolOptions;
+  readonly #links = new Map<string, UpstreamLink>();
+  #discover: DiscoverResult | undefined;
+  #closed = false;
+
+  constructor(options: UpstreamPoolOptions) {
+    this.name = options.name;
+    this.#options = options;
+  }
+
+  /** Whether every downstream owner shares one link (a stdio upstream with `spawn: "shared"`, or a given client). */
+  get shared(): boolean {
+    const config = this.#options.config;
+    return 'command' in config && config.spawn === 'shared';
+  }
+
+  /** The link of this owner, created (not yet connected) on first use. */
+  linkFor(owner: LinkOwner): UpstreamLink {
+    if (this.#closed) throw new UpstreamError(`upstream "${this.name}" is closed`);
+    const key = this.shared ? 'shared' : owner.sessionId !== undefined ? `s:${owner.sessionId}` : `p:${owner.principal ?? ''}`;
+    let link = this.#links.get(key);
+    if (link !== undefined) {
+      // Most recently used last: the first idle entry is the one to close.
+      this.#links.delete(key);
+      this.#links.set(key, link);
+      return link;
+    }
+    const max = this.#options.maxLinks ?? 256;
+    if (this.#links.size >= max) {
+      const idle = [...this.#links.values()].find((l) => l.inFlight.size === 0);
+      if (idle === undefined) throw new UpstreamError(`upstream "${this.name}": ${max} downstream owners are using it at once (maxLinks)`);
+      this.#links.delete(idle.key);
+      void idle.close();
+    }
+    link = new UpstreamLink(this, key, this.shared ? { sessionId: undefined, principal: undefined } : owner);
+    this.#links.set(key, link);
+    return link;
+  }
+
+  /** Any live link (for lists, which every owner shares), else a new one for this owner. */
+  anyLink(owner: LinkOwner): UpstreamLink {
+    for (const link of this.#links.values()) if (link.client !== undefined) return link;
+    return this.linkFor(owner);
+  }
+
+  get links(): readonly UpstreamLink[] {
+    return [...this.#links.values()];
+  }
+
+  /** The downstream session ended: its upstream session ends too. */
+  async sessionClosed(sessionId: string): Promise<void> {
+    const link = this.#links.get(`s:${sessionId}`);
+    if (link === undefined) return;
+    this.#links.delete(link.key);
+    await link.close();
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const links = [...this.#links.values()];
+    this.#links.clear();
+    await Promise.all(links.map((link) => link.close()));
+  }
+
+  /** @internal */
+  restartDelay(exits: number): number {
+    const first = this.#options.restartDelayMs ?? 100;
+    return Math.min(first * 2 ** Math.max(0, exits - 1), this.#options.maxRestartDelayMs ?? 5000);
+  }
+
+  /** @internal a 2026-07-28 upstream's discover result: the next link connects without a round trip */
+  remember(client: Client): void {
+    if (client.era === 'modern' && client.discoverResult !== undefined) this.#discover = client.discoverResult;
+  }
+
+  /** @internal */
+  notify(link: UpstreamLink, method: string, params: Json): void {
+    this.#options.onNotification(link, method, params);
+  }
+
+  /** @internal the client a link opens: it declares every client capability the gateway relays. */
+  clientOptions(link: UpstreamLink): ClientOptions {
+    const relay = this.#options.relay;
+    const options: ClientOptions = {
+      clientInfo: this.#options.clientInfo ?? { name: 'mcpkit-gateway', version: '0.0.0' },
+      sampling: (params, extra) => relay(link, 'sampling/createMessage', params as unknown as Json, extra.signal) as never,
+      elicitation: { form: (params, extra) => relay(link, 'elicitation/create', params as unknown as Json, extra.signal) as never, url: (params, extra) => relay(link, 'elicitation/create', params as unknown as Json, extra.signal) as never },
+      roots: async () => ((await relay(link, 'roots/list', {}, new AbortController().signal))['roots'] ?? []) as never,
+      // The gateway passes results through as they came; the downstream client checks them.
+      validateStructuredContent: false,
+      requestTimeoutMs: this.#options.requestTimeoutMs ?? 0,
+    };
+    if (this.#discover !== undefined) options.discover = this.#discover;
+    return options;
+  }
+
+  /** @internal */
+  transportFor(link: UpstreamLink): ClientTransport {
+    const o = this.#options;
+    if (o.transport !== undefined) return o.transport(link.owner);
+    return 'command' in o.config ? this.#stdio(o.config) : this.#http(o.config, link.owner);
+  }
+
+  #stdio(config: StdioUpstreamConfig): ClientTransport {
+    return new StdioClientTransport({
+      command: config.command,
+      args: config.args ?? [],
+      env: upstreamEnv(process.env, config.env),
+      inheritEnv: false,
+      ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
+      ...(this.#options.onStderr === undefined ? {} : { onStderr: this.#options.onStderr }),
+    });
+  }
+
+  #http(config: HttpUpstreamConfig, owner: LinkOwner): ClientTransport {
+    const o = this.#options;
+    const fixed = config.headers ?? {};
+    const hook = o.headers;
+    return new StreamableHttpTransport(config.url, {
+      headers: hook === undefined ? fixed : async () => ({ ...fixed, ...(await hook(owner)) }),
+      ...(o.bearer === undefined ? {} : { token: o.bearer }),
+      legacySseFallback: config.type !== 'http' && config.type !== 'streamable-http',
+    });
+  }
+}
