@@ -46,7 +46,10 @@ export function toResult(exchange: Exchange, output: 'object' | 'wrapped' | unde
       return { isError: true, content: [{ type: 'text', text: `HTTP ${status}: the API sent invalid JSON: ${text.slice(0, ERROR_EXCERPT)}` }] };
     }
     const content = [{ type: 'text', text }];
-    if (output === 'object') return typeof value === 'object' && value !== null && !Array.isArray(value) ? { content, structuredContent: value as Record<string, unknown> } : { content, structuredContent: { result: value } };
+    if (output === 'object') {
+      if (typeof value === 'object' && value !== null && !Array.isArray(value)) return { content, structuredContent: value as Record<string, unknown> };
+      return { isError: true, content: [{ type: 'text', text: `HTTP ${status}: the API answered ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value} where its description promises an object: ${text.slice(0, ERROR_EXCERPT)}` }] };
+    }
     if (output === 'wrapped') return { content, structuredContent: { result: value } };
     return { content };
   }
