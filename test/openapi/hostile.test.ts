@@ -71,7 +71,7 @@ describe('hostile OpenAPI documents', () => {
     const [tool] = openApiTools(await loadOpenApiDocument(d), {
       baseUrl: 'http://127.0.0.1:9/api',
       fetch: async (input) => {
-        seen.push(String(input));
+        seen.push(input instanceof URL ? input.href : String(input as string));
         return new Response(null, { status: 302, headers: { location: 'http://169.254.169.254/' } });
       },
     });
