@@ -71,7 +71,7 @@ describe('hostile OpenAPI documents', () => {
     const [tool] = openApiTools(await loadOpenApiDocument(d), {
       baseUrl: 'http://127.0.0.1:9/api',
       fetch: async (input) => {
-        seen.push(input instanceof URL ? input.href : String(input as string));
+        seen.push(input instanceof URL ? input.href : typeof input === 'string' ? input : input.url);
         return new Response(null, { status: 302, headers: { location: 'http://169.254.169.254/' } });
       },
     });
