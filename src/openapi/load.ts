@@ -96,6 +96,8 @@ export async function readBounded(response: Response, limit: number, onTooLarge:
     throw onTooLarge();
   }
   if (response.body === null) return new Uint8Array(0);
+  // A declared length within the limit is what the body holds (fetch refuses a longer one): read it at once.
+  if (declared <= limit) return new Uint8Array(await response.arrayBuffer());
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;

@@ -7,9 +7,10 @@
  * expansion, and the work is linear in what the kept operations reach — not in the document.
  *
  * 3.0 specifics: `nullable` becomes a `"null"` type (or an `anyOf` with `{ "type": "null" }`),
- * boolean `exclusiveMinimum`/`exclusiveMaximum` become numbers, `example` becomes `examples`,
- * siblings of `$ref` are dropped (3.0 ignores them). OpenAPI-only keywords (`discriminator`,
- * `xml`, `externalDocs`, `x-…`) and unknown keywords are left out; invalid `pattern`s are too.
+ * boolean `exclusiveMinimum`/`exclusiveMaximum` become numbers, siblings of `$ref` are dropped
+ * (3.0 ignores them). OpenAPI-only keywords (`example`, `discriminator`, `xml`, `externalDocs`,
+ * `x-…`) and unknown keywords are left out, and so are invalid `pattern`s: 3.0's `example` alone
+ * is a quarter of GitHub's output schemas, bytes every tools/list would carry to the model.
  */
 import { OpenApiError } from './errors.js';
 import { resolvePointer } from './pointer.js';
@@ -22,7 +23,7 @@ interface Def {
   readonly uses: Set<string>;
 }
 
-type Kind = 'sub' | 'list' | 'map' | 'type' | 'required' | 'array' | 'any' | 'example' | 'pattern' | 'count' | 'number' | 'string' | 'boolean' | 'dependentRequired';
+type Kind = 'sub' | 'list' | 'map' | 'type' | 'required' | 'array' | 'any' | 'pattern' | 'count' | 'number' | 'string' | 'boolean' | 'dependentRequired';
 /** The JSON Schema 2020-12 keywords kept, by what their value must be. */
 const KIND = new Map<string, Kind>([
   ...['additionalProperties', 'unevaluatedProperties', 'items', 'additionalItems', 'unevaluatedItems', 'contains', 'propertyNames', 'not', 'if', 'then', 'else'].map((k) => [k, 'sub'] as const),
@@ -33,7 +34,7 @@ const KIND = new Map<string, Kind>([
   ...['title', 'description', 'format', 'contentMediaType', 'contentEncoding', '$comment'].map((k) => [k, 'string'] as const),
   ...['uniqueItems', 'deprecated', 'readOnly', 'writeOnly'].map((k) => [k, 'boolean'] as const),
   ['type', 'type'], ['required', 'required'], ['enum', 'array'], ['examples', 'array'], ['const', 'any'], ['default', 'any'],
-  ['example', 'example'], ['pattern', 'pattern'], ['dependentRequired', 'dependentRequired'],
+  ['pattern', 'pattern'], ['dependentRequired', 'dependentRequired'],
 ]);
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 const MAX_DEPTH = 128;
@@ -192,9 +193,6 @@ export class SchemaConverter {
           break;
         case 'any':
           out[key] = value;
-          break;
-        case 'example':
-          if (s['examples'] === undefined) out['examples'] = [value];
           break;
         case 'pattern':
           if (typeof value === 'string' && validPattern(value)) out['pattern'] = value;
