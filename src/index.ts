@@ -82,6 +82,12 @@ export { FrontmatterError, parseFrontmatter, parseSkillFile, type Frontmatter, t
 export { sha256Digest } from './skills/format/digest.js';
 export { frontmatterProblems, skillNameProblem } from './skills/format/names.js';
 
+// Composition: providers, mounts (docs/composition.md)
+export type { McpProvider, McpProviderChange, McpProviderList, McpResourceMatch } from './registries/provider.js';
+export type { McpMountOptions } from './compose/mount.js';
+export { transformProvider, type McpArgumentTransform, type McpItemFilter, type McpItemTransform, type McpProviderTransform, type McpToolTransform } from './compose/transform.js';
+export type { McpProvided } from './server/server.js';
+
 // Namespaced tool providers assembled into one server
 export { assembleMcpServer, McpAssemblyError, runMcpStdio, type McpToolDef, type McpToolProvider } from './compose/assemble.js';
 

@@ -27,6 +27,20 @@ import { SkillCatalog } from '../skills/catalog.js';
 import { SKILLS_EXTENSION } from '../skills/format/verify.js';
 import { checkOptions, type SkillSource, type SkillsOptions } from '../skills/options.js';
 import { RegistrationError } from '../registries/checks.js';
+import { listOf, ProviderCatalog, shadowedIn, type McpProviderListKind } from '../registries/catalog.js';
+import { ChangeEmitter } from '../registries/events.js';
+import type { McpProvider, McpProviderChange, McpProviderList } from '../registries/provider.js';
+import { serverProvider } from '../compose/server-provider.js';
+import { mountProvider, type McpMountOptions } from '../compose/mount.js';
+import type { McpNaming } from '../compose/namespace.js';
+import { isThenable } from '../util/thenable.js';
+
+/** What `provide()` and `mount()` answer: `remove()` takes the provider out again (its lists change). */
+export interface McpProvided {
+  remove(): void;
+}
+
+const KINDS_OF: Record<McpProviderList, readonly McpProviderListKind[]> = { tools: ['tools'], resources: ['resources', 'resourceTemplates'], prompts: ['prompts'] };
 
 /** The server's name, version and the rest of its `Implementation` (serverInfo) come first. */
 export interface McpServerConfig extends ProtocolOptions, Implementation {
@@ -96,6 +110,12 @@ export class McpServer extends Authoring implements ConnectionFactory {
   };
   #pendingLists = new Set<'tools' | 'resources' | 'prompts'>();
   #flushScheduled = false;
+  /** What this server tells a parent it is mounted in (list changes at once, resource updates). */
+  readonly #changes = new ChangeEmitter<McpProviderChange>();
+  #asProvider: McpProvider<RequestContext> | undefined;
+  readonly #namings = new Map<string, McpNaming>();
+  /** Name conflicts already logged (one warning per name). */
+  readonly #warned = new Set<string>();
 
   constructor(config: McpServerConfig) {
     super();
@@ -144,7 +164,8 @@ export class McpServer extends Authoring implements ConnectionFactory {
   /** Name, version, protocol version and capabilities: the one source `initialize` and `server/discover` read. */
   getMetadata(): McpServerMetadata {
     // Registry versions only grow, so their sum changes whenever any of them does (no string per call).
-    const key = this.tools.version + this.resources.version + this.resources.templates.version + this.prompts.version + this.#extensions.version;
+    const catalog = this.#scope.catalog;
+    const key = (catalog !== undefined ? catalog.version : this.tools.version + this.resources.version + this.resources.templates.version + this.prompts.version) + this.#extensions.version;
     if (this.#metadata?.key === key) return this.#metadata.value;
     const value = buildServerMetadata({
       name: this.config.name,
@@ -167,13 +188,16 @@ export class McpServer extends Authoring implements ConnectionFactory {
   #capabilities(): { capabilities: ServerCapabilities; modernCapabilities: ServerCapabilities | undefined } {
     const extra = this.config.capabilities ?? {};
     const caps: ServerCapabilities = {};
-    const hasResources = this.resources.size > 0 || this.resources.templates.size > 0;
-    const hasPrompts = this.prompts.size > 0;
-    if (this.tools.size > 0 || extra.tools) caps.tools = { listChanged: true, ...extra.tools };
+    const providers = this.#scope.catalog?.providers ?? [];
+    const hasTemplates = this.resources.templates.size > 0 || providers.some((p) => p.listResourceTemplates !== undefined);
+    const hasResources = this.resources.size > 0 || hasTemplates || providers.some((p) => p.listResources !== undefined || p.findResource !== undefined);
+    const hasPrompts = this.prompts.size > 0 || providers.some((p) => p.listPrompts !== undefined || p.findPrompt !== undefined);
+    const hasTools = this.tools.size > 0 || providers.some((p) => p.listTools !== undefined || p.findTool !== undefined);
+    if (hasTools || extra.tools) caps.tools = { listChanged: true, ...extra.tools };
     if (hasResources || extra.resources) caps.resources = { subscribe: true, listChanged: true, ...extra.resources };
     if (hasPrompts || extra.prompts) caps.prompts = { listChanged: true, ...extra.prompts };
     caps.logging = {};
-    if (hasPrompts || this.resources.templates.size > 0 || extra.completions) caps.completions = {};
+    if (hasPrompts || hasTemplates || extra.completions) caps.completions = {};
     for (const [key, value] of Object.entries(extra)) if (caps[key] === undefined && key !== 'extensions') caps[key] = value;
     const legacy = this.#extensions.toCapabilities('legacy');
     const modern = this.#extensions.toCapabilities('modern');
@@ -327,9 +351,119 @@ export class McpServer extends Authoring implements ConnectionFactory {
     this.#started = false;
   }
 
-  /** Tells subscribers that a resource's content changed (`notifications/resources/updated`). */
+  /** Tells subscribers that a resource's content changed (`notifications/resources/updated`), here and where this server is mounted. */
   async notifyResourceUpdated(uri: string): Promise<void> {
+    this.#changes.emit({ type: 'resource_updated', uri });
     await this.#bus.publish({ type: 'resource_updated', uri });
+  }
+
+  /**
+   * Serves what `provider` holds after this server's own registries and the
+   * providers added before it (docs/composition.md): its lists are merged into
+   * `tools/list` & co., its names and URIs answered, its change events relayed.
+   * A name an earlier source already serves stays theirs (a warning is logged).
+   */
+  provide(provider: McpProvider<RequestContext>): McpProvided {
+    if (typeof provider !== 'object' || provider === null) throw new RegistrationError('server.provide() needs a provider object (McpProvider: listTools, findTool, …)');
+    const catalog = this.#catalog();
+    catalog.add(provider);
+    const stop = provider.onChange?.((change) => {
+      if (change.type === 'resource_updated') {
+        this.#changes.emit(change);
+        void Promise.resolve(this.#bus.publish({ type: 'resource_updated', uri: change.uri })).catch((error: unknown) => this.logger.error?.('mcpkit: publishing resources/updated on the notification bus failed', error));
+        return;
+      }
+      catalog.changed();
+      this.#listChanged(change.list);
+    });
+    for (const list of ['tools', 'resources', 'prompts'] as const) this.#listChanged(list);
+    let removed = false;
+    return {
+      remove: () => {
+        if (removed) return;
+        removed = true;
+        stop?.();
+        catalog.remove(provider);
+        for (const list of ['tools', 'resources', 'prompts'] as const) this.#listChanged(list);
+      },
+    };
+  }
+
+  /**
+   * Serves `child` under a namespace, live: tools and prompts as
+   * `<namespace>_<name>`, resources and templates as `<namespace>+<uri>`
+   * (docs/composition.md). The child's validation, middleware and change
+   * events apply; a name both sides serve now is refused here.
+   */
+  mount(child: McpServer | McpProvider<RequestContext>, options: McpMountOptions): McpProvided {
+    if (child === this) throw new RegistrationError('server.mount(): a server cannot be mounted in itself');
+    const source = child instanceof McpServer ? child.asProvider() : child;
+    const { provider, naming } = mountProvider({ served: (kind) => this.#served(kind), namings: this.#namings }, source, options);
+    this.#namings.set(naming.namespace, naming);
+    const provided = this.provide(provider);
+    return {
+      remove: () => {
+        this.#namings.delete(naming.namespace);
+        provided.remove();
+      },
+    };
+  }
+
+  /** This server as a provider (its registries, then its providers), run as it runs them: what `mount` namespaces. */
+  asProvider(): McpProvider<RequestContext> {
+    return (this.#asProvider ??= serverProvider({
+      label: `server "${this.config.name}"`,
+      tools: this.tools,
+      resources: this.resources,
+      prompts: this.prompts,
+      middleware: this.#middleware,
+      catalog: () => this.#scope.catalog,
+      onChange: (listener) => this.#changes.on(listener),
+    }));
+  }
+
+  #catalog(): ProviderCatalog<RequestContext> {
+    let catalog = this.#scope.catalog;
+    if (catalog === undefined) {
+      catalog = this.#scope.catalog = new ProviderCatalog<RequestContext>({ tools: this.tools, resources: this.resources, prompts: this.prompts });
+      catalog.onListError = (provider, kind, error) => this.logger.error?.(`mcpkit: listing ${kind} of ${provider.label ?? 'a provider'} failed; it is left out of the list`, error);
+    }
+    return catalog;
+  }
+
+  /** Names and URIs served now, with who serves them (for mount-time conflicts). */
+  #served(kind: McpProviderListKind): Map<string, string> {
+    const served = new Map<string, string>();
+    const key = (item: object): string => String((item as Record<string, unknown>)[kind === 'resources' ? 'uri' : kind === 'resourceTemplates' ? 'uriTemplate' : 'name']);
+    const own = kind === 'tools' ? this.tools.list() : kind === 'resources' ? this.resources.list() : kind === 'resourceTemplates' ? this.resources.templates.list() : this.prompts.list();
+    for (const item of own) served.set(key(item), 'this server');
+    for (const provider of this.#scope.catalog?.providers ?? []) {
+      let list: unknown;
+      try {
+        list = listOf(provider, kind, undefined);
+      } catch {
+        continue;
+      }
+      if (isThenable(list)) {
+        // Checked when it answers (its own failure is logged then), never left as an unhandled rejection.
+        Promise.resolve(list).catch(() => undefined);
+        continue;
+      }
+      for (const item of list as readonly object[]) if (!served.has(key(item))) served.set(key(item), provider.label ?? 'a provider');
+    }
+    return served;
+  }
+
+  /** A list changed into a conflict: the earlier source keeps the name (as listed and called); logged once per name. */
+  #warnShadowed(list: McpProviderList): void {
+    const catalog = this.#scope.catalog;
+    if (catalog === undefined) return;
+    for (const s of shadowedIn(catalog, KINDS_OF[list], { tools: this.tools, resources: this.resources, prompts: this.prompts })) {
+      const id = `${s.kind} ${s.key} ${s.hidden}`;
+      if (this.#warned.has(id)) continue;
+      this.#warned.add(id);
+      this.logger.warn?.(`mcpkit: ${s.kind} "${s.key}" is served by both ${s.kept} and ${s.hidden}; ${s.kept} keeps it (the one added first), ${s.hidden}'s is hidden`);
+    }
   }
 
   /** Called when a client says its roots changed (`notifications/roots/list_changed`). */
@@ -350,6 +484,9 @@ export class McpServer extends Authoring implements ConnectionFactory {
 
   /** Several changes in one tick send one `list_changed` per list. */
   #listChanged(list: 'tools' | 'resources' | 'prompts'): void {
+    // A parent this server is mounted in (it debounces on its side).
+    this.#changes.emit({ type: 'list_changed', list });
+    if (this.#scope.catalog !== undefined) this.#warnShadowed(list);
     // Nobody to tell: registrations made while setting up the server.
     if (this.#connections.size === 0 && this.config.bus === undefined) return;
     this.#pendingLists.add(list);

@@ -164,6 +164,24 @@ describe('examples', () => {
     await once(child, 'exit');
   });
 
+  it('composition serves two mounted servers as one, one reshaped by a transform, in both eras', async () => {
+    const child = run('examples/composition/server.js');
+    const url = await urlOf(child);
+    const who = await session(url);
+    const listed = (await post(url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, who)) as { result: { tools: { name: string; inputSchema: unknown }[] } };
+    expect(listed.result.tools.map((t) => t.name)).toEqual(['ping', 'notes_add', 'weather_city_forecast']);
+    expect(listed.result.tools[2]!.inputSchema).toEqual({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] });
+    const forecast = (await post(url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'weather_city_forecast', arguments: { city: 'Oslo' } } }, who)) as { result: unknown };
+    expect(forecast.result).toEqual({ content: [{ type: 'text', text: 'Sunny in Oslo (key ok)' }] });
+    const hidden = (await post(url, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'weather_purge_cache', arguments: {} } }, who)) as { error: { code: number } };
+    expect(hidden.error.code).toBe(-32602);
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' } };
+    const read = (await post(url, { jsonrpc: '2.0', id: 4, method: 'resources/read', params: { uri: 'notes+note://1', _meta: meta } }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'resources/read', 'mcp-name': 'notes+note://1' })) as { result: { contents: unknown[] } };
+    expect(read.result.contents).toEqual([{ uri: 'notes+note://1', mimeType: 'text/plain', text: 'Buy milk' }]);
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+  });
+
   it('otel-console prints the tools/call span and the tool span under it, in the caller trace', async () => {
     const child = run('examples/otel-console/server.js');
     let stdout = '';

@@ -17,7 +17,8 @@ export const complete: RequestMethod = {
   scopes: (server, params) => {
     const ref = params['ref'];
     if (!isPlainObject(ref)) return undefined;
-    if (ref['type'] === 'ref/prompt' && typeof ref['name'] === 'string') return server.prompts.get(ref['name'])?.scopes;
+    const catalog = server.catalog;
+    if (ref['type'] === 'ref/prompt' && typeof ref['name'] === 'string') return (catalog === undefined ? server.prompts.get(ref['name']) : catalog.peekPrompt(ref['name']))?.scopes;
     if (ref['type'] === 'ref/resource' && typeof ref['uri'] === 'string') return server.resources.templates.get(ref['uri'])?.scopes;
     return undefined;
   },
@@ -33,7 +34,20 @@ export const complete: RequestMethod = {
     for (const [k, v] of Object.entries(given)) if (typeof v === 'string') args[k] = v;
 
     let completer: Completer<RequestContext> | undefined;
-    if (ref['type'] === 'ref/prompt') {
+    const catalog = server.catalog;
+    if (catalog !== undefined && (ref['type'] === 'ref/prompt' || ref['type'] === 'ref/resource')) {
+      if (ref['type'] === 'ref/prompt') {
+        const name = requireString(ref, 'name');
+        const prompt = await catalog.promptFor(name, context);
+        if (prompt === undefined) throw new McpPromptNotFoundError(name);
+        completer = prompt.complete?.[argName];
+      } else {
+        const uri = requireString(ref, 'uri');
+        const found = await catalog.templateFor(uri, context);
+        if (found === undefined) throw new McpResourceNotFoundError(uri);
+        completer = found.template?.complete?.[argName];
+      }
+    } else if (ref['type'] === 'ref/prompt') {
       const name = requireString(ref, 'name');
       const prompt = server.prompts.get(name);
       if (!prompt || !server.prompts.isEnabled(name)) throw new McpPromptNotFoundError(name);

@@ -2,7 +2,7 @@ import type { McpPrompt, PromptDescription } from '../../registries/types.js';
 import type { RequestContext } from '../request/context.js';
 import { invalidParams } from '../wire/errors.js';
 import { BOTH_ERAS, PROMPT_TARGET } from '../wire/method-facts.js';
-import { declares, optionalObject, listPage, pick, promptScopes, requireString, type RequestMethod } from './shared.js';
+import { catalogPage, declares, optionalObject, pick, promptScopes, requireString, type RequestMethod } from './shared.js';
 import { invalidResultError, promptMessagesProblem } from './result-checks.js';
 
 const PROMPT_FIELDS = ['title', 'description', 'icons', '_meta'] as const;
@@ -20,7 +20,7 @@ export const listPrompts: RequestMethod<'prompts/list', { cursor?: string }, { p
   eras: BOTH_ERAS,
   gate: declares('prompts'),
   cacheable: true,
-  handle: (params, context) => listPage(context, params, 'prompts', context.server.prompts, wirePrompt),
+  handle: (params, context) => catalogPage(context, params, 'prompts', 'prompts', context.server.prompts, wirePrompt),
 };
 
 export const getPrompt: RequestMethod<'prompts/get', { name: string; arguments?: Record<string, string> }, { description?: string; messages: unknown[] }> = {
@@ -42,12 +42,14 @@ export const getPrompt: RequestMethod<'prompts/get', { name: string; arguments?:
       }
     }
     const registry = context.server.prompts;
-    const messages: unknown = await registry.getMessages(name, args as Record<string, string> | undefined, context);
+    const catalog = context.server.catalog;
+    const got = catalog === undefined ? undefined : await catalog.getPrompt(name, args as Record<string, string> | undefined, context);
+    const messages: unknown = got === undefined ? await registry.getMessages(name, args as Record<string, string> | undefined, context) : got.messages;
     // A prompt may end a round of a multi round-trip request with an InputRequiredResult.
     if (!Array.isArray(messages) && typeof messages === 'object' && messages !== null && typeof (messages as Record<string, unknown>)['resultType'] === 'string') return messages;
     const problem = promptMessagesProblem(messages);
     if (problem !== undefined) throw invalidResultError(context.server.logger, `prompt "${name}"`, messages, problem);
-    const description = registry.get(name)?.description;
+    const description = got !== undefined ? got.description : registry.get(name)?.description;
     return description === undefined ? { messages } : { description, messages };
   },
 };

@@ -1,7 +1,7 @@
 import type { McpReadResult, McpResource, McpResourceTemplate, ResourceDescription, ResourceTemplateDescription } from '../../registries/types.js';
 import type { RequestContext } from '../request/context.js';
 import { BOTH_ERAS, RESOURCE_TARGET } from '../wire/method-facts.js';
-import { declares, listPage, pick, requireString, uriScopes, type RequestMethod } from './shared.js';
+import { catalogPage, declares, pick, requireString, uriScopes, type RequestMethod } from './shared.js';
 import { invalidResultError, readResultProblem, readReturnProblem } from './result-checks.js';
 
 const RESOURCE_FIELDS = ['title', 'description', 'mimeType', 'size', 'icons', 'annotations', '_meta'] as const;
@@ -21,7 +21,7 @@ export const listResources: RequestMethod<'resources/list', { cursor?: string },
   eras: BOTH_ERAS,
   gate: declares('resources'),
   cacheable: true,
-  handle: (params, context) => listPage(context, params, 'resources', context.server.resources, wireResource),
+  handle: (params, context) => catalogPage(context, params, 'resources', 'resources', context.server.resources, wireResource),
 };
 
 export const listTemplates: RequestMethod<'resources/templates/list', { cursor?: string }, { resourceTemplates: ResourceTemplateDescription[]; nextCursor?: string }> = {
@@ -30,7 +30,7 @@ export const listTemplates: RequestMethod<'resources/templates/list', { cursor?:
   eras: BOTH_ERAS,
   gate: declares('resources'),
   cacheable: true,
-  handle: (params, context) => listPage(context, params, 'resourceTemplates', context.server.resources.templates, wireTemplate),
+  handle: (params, context) => catalogPage(context, params, 'resourceTemplates', 'resourceTemplates', context.server.resources.templates, wireTemplate),
 };
 
 /** Normalises what a reader returned into `contents[]`, each entry naming its URI. */
@@ -63,11 +63,13 @@ export const readResource: RequestMethod<'resources/read', { uri: string }, { co
   async handle(params, context) {
     const uri = requireString(params, 'uri');
     const registry = context.server.resources;
-    const value: unknown = await registry.read(uri, context);
+    const catalog = context.server.catalog;
+    const read = catalog === undefined ? undefined : await catalog.readResource(uri, context);
+    const value: unknown = read === undefined ? await registry.read(uri, context) : read.value;
     const who = `resource "${uri}"`;
     const raw = readReturnProblem(value);
     if (raw !== undefined) throw invalidResultError(context.server.logger, who, value, raw);
-    const mimeType = registry.get(uri)?.mimeType ?? registry.templates.match(uri)?.entry.template.mimeType;
+    const mimeType = read !== undefined ? read.mimeType : (registry.get(uri)?.mimeType ?? registry.templates.match(uri)?.entry.template.mimeType);
     const result = toReadResult(uri, value as McpReadResult, mimeType);
     const problem = readResultProblem(result);
     if (problem !== undefined) throw invalidResultError(context.server.logger, who, value, problem);

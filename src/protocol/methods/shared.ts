@@ -7,6 +7,8 @@ import type { ServerScope } from '../scopes/server-scope.js';
 import type { RecordChange, SessionScope } from '../scopes/session-scope.js';
 import type { ServerCapabilities } from '../wire/types.js';
 import type { MethodFacts } from '../wire/method-facts.js';
+import type { McpProviderListKind } from '../../registries/catalog.js';
+import { isThenable } from '../../util/thenable.js';
 
 /**
  * One request method: its facts, what gates it, and its handler. `M`, `P` and
@@ -61,6 +63,8 @@ export interface RecordUpdate {
 /** The scopes of the resource (or resource template) `uri` names. */
 export function resourceScopes(server: ServerScope, uri: string): readonly string[] | undefined {
   const resources = server.resources;
+  const catalog = server.catalog;
+  if (catalog !== undefined) return catalog.peekResource(uri)?.scopes;
   const resource = resources.get(uri);
   if (resource !== undefined) return resource.scopes;
   // Too long to be a resource: never matched against the templates (it would be refused anyway).
@@ -70,9 +74,9 @@ export function resourceScopes(server: ServerScope, uri: string): readonly strin
 
 /** `scopes` of a method that names a tool or prompt in `params.name`, or a resource in `params.uri`. */
 export const toolScopes = (server: ServerScope, params: Record<string, unknown>): readonly string[] | undefined =>
-  typeof params['name'] === 'string' ? server.tools.get(params['name'])?.scopes : undefined;
+  typeof params['name'] === 'string' ? (server.catalog === undefined ? server.tools.get(params['name']) : server.catalog.peekTool(params['name']))?.scopes : undefined;
 export const promptScopes = (server: ServerScope, params: Record<string, unknown>): readonly string[] | undefined =>
-  typeof params['name'] === 'string' ? server.prompts.get(params['name'])?.scopes : undefined;
+  typeof params['name'] === 'string' ? (server.catalog === undefined ? server.prompts.get(params['name']) : server.catalog.peekPrompt(params['name']))?.scopes : undefined;
 export const uriScopes = (server: ServerScope, params: Record<string, unknown>): readonly string[] | undefined =>
   typeof params['uri'] === 'string' ? resourceScopes(server, params['uri']) : undefined;
 
@@ -119,6 +123,30 @@ export function listPage<T extends { scopes?: readonly string[] }>(
   const all = permitted(server.view(field, registry.version, undefined, () => registry.list().map(wire)), registry.list(), ctx);
   const { page, nextCursor } = paginate(all, params['cursor'], server.options.pageSize);
   return nextCursor === undefined ? { [field]: page } : { [field]: page, nextCursor };
+}
+
+/**
+ * `listPage` over the server's catalog when it has providers (the merged list,
+ * which may come asynchronously from a proxied upstream), over the registry otherwise.
+ */
+export function catalogPage<T extends { scopes?: readonly string[] }>(
+  ctx: MethodContext,
+  params: Record<string, unknown>,
+  field: string,
+  kind: McpProviderListKind,
+  registry: { readonly version: number; list(): readonly T[] },
+  wire: (item: T) => Record<string, unknown>,
+): Record<string, unknown> | Promise<Record<string, unknown>> {
+  const catalog = ctx.server.catalog;
+  if (catalog === undefined) return listPage(ctx, params, field, registry, wire);
+  const page = (items: readonly T[], cached: boolean): Record<string, unknown> => {
+    const server = ctx.server;
+    const views = cached ? server.view(field, catalog.version, items, () => items.map(wire)) : items.map(wire);
+    const { page: part, nextCursor } = paginate(permitted(views, items, ctx), params['cursor'], server.options.pageSize);
+    return nextCursor === undefined ? { [field]: part } : { [field]: part, nextCursor };
+  };
+  const items = catalog.list(kind, ctx) as unknown as readonly T[] | Promise<readonly T[]>;
+  return isThenable(items) ? Promise.resolve(items).then((listed) => page(listed, false)) : page(items, true);
 }
 
 /**

@@ -13,6 +13,7 @@ import { optionalObject, requireString, resourceScopes, uriScopes, type RecordUp
 import { requireExtensions } from '../extensions.js';
 import { principalOf } from '../request/principal.js';
 import { detailedTask, TASKS_EXTENSION } from '../scopes/task-runtime.js';
+import { isThenable } from '../../util/thenable.js';
 
 export const META_SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 
@@ -26,13 +27,21 @@ interface Filter {
 }
 
 /** Throws the revision's resource-not-found error unless `uri` names a resource (static or templated). */
-function requireResource(server: ServerScope, uri: string, version: ProtocolVersion): void {
+function requireResource(server: ServerScope, uri: string, version: ProtocolVersion, context: MethodContext): void | Promise<void> {
   const registry = server.resources;
   if (registry.isEnabled(uri)) return;
+  const catalog = server.catalog;
   const maxLength = registry.maxUriLength;
   if (uri.length > maxLength) {
     // Not echoed back: the message says how long it was.
     throw new JsonRpcProtocolError(revision(version).resourceNotFoundCode, `Resource URI too long: ${uri.length} characters, more than the limit of ${maxLength} (maxUriLength)`, { maxUriLength: maxLength });
+  }
+  if (catalog !== undefined) {
+    const known = catalog.subscribe(uri, context);
+    const verdict = (ok: boolean): void => {
+      if (!ok) throw new McpResourceNotFoundError(uri);
+    };
+    return isThenable(known) ? Promise.resolve(known).then(verdict) : verdict(known);
   }
   if (registry.templates.match(uri) === undefined) throw new McpResourceNotFoundError(uri);
 }
@@ -59,13 +68,18 @@ function subscription(action: 'subscribe' | 'unsubscribe'): RequestMethod {
     ...(action === 'subscribe' ? { scopes: uriScopes } : {}),
     gate: (server) => server.getMetadata().capabilities.resources?.subscribe === true,
     changesRecord: true,
-    handle(params, ctx): RecordUpdate {
+    handle(params, ctx): RecordUpdate | Promise<RecordUpdate> {
       refuseWithoutSession(ctx);
       const uri = requireString(params, 'uri');
       if (uri.length === 0) throw invalidParams('Invalid params: "uri" must not be empty');
-      if (action === 'subscribe') requireResource(ctx.server, uri, ctx.protocolVersion);
       // The session applies it within its limits (maxSubscriptionsPerSession, maxSubscriptionBytesPerSession).
-      return { result: {}, change: { type: action, uri } };
+      const update: RecordUpdate = { result: {}, change: { type: action, uri } };
+      if (action === 'unsubscribe') {
+        ctx.server.catalog?.unsubscribe(uri, ctx);
+        return update;
+      }
+      const checked = requireResource(ctx.server, uri, ctx.protocolVersion, ctx);
+      return isThenable(checked) ? Promise.resolve(checked).then(() => update) : update;
     },
   };
 }

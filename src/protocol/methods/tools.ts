@@ -9,7 +9,7 @@ import { callToolAsTask, taskOptionsOf } from '../scopes/task-runtime.js';
 import { checkParamHeaders } from '../wire/routing-headers.js';
 import { BOTH_ERAS, TOOL_TARGET } from '../wire/method-facts.js';
 import { isThenable } from '../../util/thenable.js';
-import { declares, optionalObject, listPage, pick, requireString, toolScopes, type RequestMethod } from './shared.js';
+import { catalogPage, declares, optionalObject, pick, requireString, toolScopes, type RequestMethod } from './shared.js';
 
 const DEFAULT_INPUT_SCHEMA = Object.freeze({ type: 'object' });
 const TOOL_FIELDS = ['title', 'description', 'outputSchema', 'annotations', 'icons', 'execution', '_meta'] as const satisfies readonly (keyof ToolDescription)[];
@@ -25,7 +25,7 @@ export const listTools: RequestMethod<'tools/list', { cursor?: string }, { tools
   eras: BOTH_ERAS,
   gate: declares('tools'),
   cacheable: true,
-  handle: (params, context) => listPage(context, params, 'tools', context.server.tools, wireTool),
+  handle: (params, context) => catalogPage(context, params, 'tools', 'tools', context.server.tools, wireTool),
 };
 
 /** A tool's own timeout (`McpTool.timeoutMs`); a registered object from plain JavaScript may hold anything there. */
@@ -46,7 +46,8 @@ export const callTool: RequestMethod<'tools/call', { name: string; arguments?: R
   downgrade: 'content',
   timeoutMs: (server, params) => {
     const name = params['name'];
-    return typeof name === 'string' ? toolTimeout(server.tools.get(name)) : undefined;
+    if (typeof name !== 'string') return undefined;
+    return toolTimeout(server.catalog === undefined ? server.tools.get(name) : server.catalog.peekTool(name));
   },
   onTimeout: (error) => ({ content: [{ type: 'text', text: error.message }], isError: true }),
   handle(params, context: MethodContext) {
@@ -56,7 +57,7 @@ export const callTool: RequestMethod<'tools/call', { name: string; arguments?: R
     const headers = context.requestInfo?.headers;
     if (context.era === 'modern' && headers !== undefined) checkParamHeaders(server.tools.headerParams(name), args, headers);
     // 2026-07-28 tasks extension: a tool declaring task support may answer with a task.
-    const task = context.era === 'modern' && server.tools.isEnabled(name) ? taskOptionsOf(server.tools.get(name)) : undefined;
+    const task = context.era !== 'modern' ? undefined : server.catalog !== undefined ? taskOptionsOf(server.catalog.peekTool(name)) : server.tools.isEnabled(name) ? taskOptionsOf(server.tools.get(name)) : undefined;
     if (task !== undefined) return callToolAsTask(task, context, server.tasks, async (ctx) => runTool(name, args, ctx, server));
     return runTool(name, args, context, server);
   },
@@ -66,7 +67,8 @@ export const callTool: RequestMethod<'tools/call', { name: string; arguments?: R
 function runTool(name: string, args: Record<string, unknown>, context: RequestContext, server: ServerScope): unknown {
   let result: unknown;
   try {
-    result = server.tools.invoke(name, args, context);
+    const catalog = server.catalog;
+    result = catalog === undefined ? server.tools.invoke(name, args, context) : catalog.callTool(name, args, context);
   } catch (error) {
     return toolFailure(error, context, server);
   }

@@ -1,3 +1,4 @@
+import type { ProviderCatalog } from '../../registries/catalog.js';
 import type { McpPromptRegistry } from '../../registries/prompts.js';
 import type { McpResourceRegistry } from '../../registries/resources.js';
 import type { McpToolRegistry } from '../../registries/tools.js';
@@ -41,6 +42,11 @@ export class ServerScope {
   readonly modernVersions: readonly string[];
   /** Most messages in one batch (`maxBatchSize`). */
   readonly maxBatchSize: number;
+  /**
+   * The registries and the server's providers (mounts, proxies), once one was
+   * added; undefined while the registries are all there is (the path without it is unchanged).
+   */
+  catalog: ProviderCatalog<RequestContext> | undefined;
   /** The skills extension's catalog, once `server.skills()` was called (skills/list, skills/get). */
   skills: SkillsPort | undefined;
   readonly #metadata: () => McpServerMetadata;
