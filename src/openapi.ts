@@ -20,3 +20,4 @@ export {
   type ToolResult as OpenApiToolResult,
 } from './openapi/tools.js';
 export { addOpenApiTools, type OpenApiOptions } from './openapi/server.js';
+export { openApiProvider } from './openapi/provider.js';
