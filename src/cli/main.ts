@@ -17,6 +17,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   config: { summary: 'print or write the configuration an MCP client needs', load: () => import('./commands/config.js') },
   'server-json': { summary: 'print the server.json the MCP Registry publishes (from package.json and the server)', load: () => import('./commands/server-json.js') },
   init: { summary: 'create a new server project (TypeScript, one tool, one test)', load: () => import('./commands/init.js') },
+  openapi: { summary: 'serve an OpenAPI document as MCP tools: mcpkit openapi <file|url> --base-url <url>', load: () => import('./commands/openapi.js') },
   demo: { summary: 'run the everything-server demo (HTTP on :3000, or --stdio)', load: () => import('./commands/demo.js') },
   proxy: { summary: 'serve other MCP servers (stdio or HTTP) through one endpoint: --config file.json, -- <command>, or <url>', load: () => import('./commands/proxy.js') },
 };

@@ -109,6 +109,17 @@ describe('examples', () => {
     });
   });
 
+  it('openapi serves a YAML-described API as tools and calls it', async () => {
+    const url = await urlOf(run('examples/openapi/server.js'));
+    const sessionHeaders = await session(url);
+    const listed = (await post(url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, sessionHeaders)) as { result: { tools: { name: string }[] } };
+    expect(listed.result.tools.map((t) => t.name)).toEqual(['listTodos', 'addTodo']);
+    const added = await post(url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'addTodo', arguments: { title: 'Ship it', done: false } } }, sessionHeaders);
+    expect((added as { result: { structuredContent: unknown } }).result.structuredContent).toEqual({ id: 2, title: 'Ship it', done: false });
+    const open = await post(url, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'listTodos', arguments: { done: false } } }, sessionHeaders);
+    expect((open as { result: { structuredContent: { result: unknown[] } } }).result.structuredContent.result).toHaveLength(2);
+  });
+
   it('http-fetch answers a Web Request with a Web Response', async () => {
     const script = `
       const { default: handler } = await import(${JSON.stringify(new URL('../../examples/http-fetch/server.js', import.meta.url).href)});

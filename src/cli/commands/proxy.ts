@@ -75,7 +75,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   const auth = await authOf();
   const trustProxy = process.env['MCPKIT_TRUST_PROXY'];
-  const listener = await listen(gateway.server, { port, host: values.host ?? '127.0.0.1', legacySse: true, trustProxy, ...(auth === undefined ? {} : { auth }), ...(redis?.http ?? {}) });
+  const listener = await listen(gateway.server, { port, host: values.host ?? '127.0.0.1', legacySse: true, security: { trustProxy }, ...(auth === undefined ? {} : { auth }), ...(redis?.http ?? {}) });
   onShutdown(async () => {
     await listener.close();
     await gateway.close();

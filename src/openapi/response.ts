@@ -1,0 +1,61 @@
+/**
+ * An HTTP response as a tool result: 2xx JSON as `structuredContent` (wrapped once under `result`
+ * when the documented response is not an object) plus the same JSON as text; other text types as
+ * text; images and audio as image/audio content; other bytes as an embedded blob. Any other
+ * status is `isError` with the status and at most `ERROR_EXCERPT` characters of the body.
+ */
+import type { Exchange } from './http.js';
+
+export const ERROR_EXCERPT = 2000;
+
+type Content = Record<string, unknown>;
+export interface ToolResult {
+  content: Content[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+const TEXTUAL = /^(text\/|application\/(json|[\w.+-]*\+json|xml|[\w.+-]*\+xml|yaml|x-yaml|javascript|x-www-form-urlencoded|graphql|problem\+json))/i;
+
+function base64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+const isJson = (type: string): boolean => /^application\/(json|[\w.+-]*\+json)\b/i.test(type);
+
+export function toResult(exchange: Exchange, output: 'object' | 'wrapped' | undefined): ToolResult {
+  const { status, contentType, bytes } = exchange;
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  if (status < 200 || status > 299) {
+    const text = new TextDecoder().decode(bytes.subarray(0, ERROR_EXCERPT * 4));
+    const excerpt = text.length > ERROR_EXCERPT ? `${text.slice(0, ERROR_EXCERPT)}… (${bytes.length} bytes in all)` : text;
+    return { isError: true, content: [{ type: 'text', text: `HTTP ${status}${exchange.statusText === '' ? '' : ` ${exchange.statusText}`}${excerpt === '' ? '' : `: ${excerpt}`}` }] };
+  }
+  if (bytes.length === 0 || type === '' && bytes.length === 0) {
+    if (output !== undefined) return { isError: true, content: [{ type: 'text', text: `HTTP ${status} with no body, where the API's description promises JSON` }] };
+    return { content: [{ type: 'text', text: `HTTP ${status}${exchange.statusText === '' ? '' : ` ${exchange.statusText}`}` }] };
+  }
+  if (isJson(type) || (type === '' && output !== undefined)) {
+    const text = new TextDecoder().decode(bytes);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return { isError: true, content: [{ type: 'text', text: `HTTP ${status}: the API sent invalid JSON: ${text.slice(0, ERROR_EXCERPT)}` }] };
+    }
+    const content = [{ type: 'text', text }];
+    if (output === 'object') {
+      if (typeof value === 'object' && value !== null && !Array.isArray(value)) return { content, structuredContent: value as Record<string, unknown> };
+      return { isError: true, content: [{ type: 'text', text: `HTTP ${status}: the API answered ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value} where its description promises an object: ${text.slice(0, ERROR_EXCERPT)}` }] };
+    }
+    if (output === 'wrapped') return { content, structuredContent: { result: value } };
+    return { content };
+  }
+  if (output !== undefined) return { isError: true, content: [{ type: 'text', text: `HTTP ${status} answered ${type || 'no content type'}, where the API's description promises JSON` }] };
+  if (TEXTUAL.test(type)) return { content: [{ type: 'text', text: new TextDecoder().decode(bytes) }] };
+  if (type.startsWith('image/')) return { content: [{ type: 'image', data: base64(bytes), mimeType: type }] };
+  if (type.startsWith('audio/')) return { content: [{ type: 'audio', data: base64(bytes), mimeType: type }] };
+  return { content: [{ type: 'resource', resource: { uri: exchange.url, mimeType: type || 'application/octet-stream', blob: base64(bytes) } }] };
+}
