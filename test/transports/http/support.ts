@@ -3,7 +3,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo } from 'node:net';
 import type { JsonRpcMessage } from '../../../src/jsonrpc/message.js';
 import type { ConnectionFactory } from '../../../src/protocol/connection.js';
-import { createFetchHandler, listen, type ListenOptions, type NodeHandlerOptions } from '../../../src/http.js';
+import { createFetchHandler, listen, type NodeHandlerOptions } from '../../../src/http.js';
 
 import { LEGACY as PROTOCOL } from '../../support/revisions.js';
 
@@ -18,7 +18,7 @@ export interface TestServer {
 
 /** The node adapter via listen() on 127.0.0.1:0. */
 export async function startNode(factory: ConnectionFactory, options: NodeHandlerOptions = {}): Promise<TestServer> {
-  const listener = await listen(factory, { port: 0, keepAliveMs: 0, ...options } as ListenOptions);
+  const listener = await listen(factory, { port: 0, keepAliveMs: 0, ...options });
   return {
     url: listener.url,
     origin: new URL(listener.url).origin,
@@ -32,7 +32,7 @@ export async function startNode(factory: ConnectionFactory, options: NodeHandler
  * handing the peer address over as Deno's `info.remoteAddr` does.
  */
 export async function startFetch(factory: ConnectionFactory, options: NodeHandlerOptions = {}): Promise<TestServer> {
-  const handler = createFetchHandler(factory, { path: '/mcp', keepAliveMs: 0, ...options } as NodeHandlerOptions);
+  const handler = createFetchHandler(factory, { path: '/mcp', keepAliveMs: 0, ...options });
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     void bridge(handler, req, res);
   });
