@@ -1,8 +1,7 @@
-import { listOf, type McpProviderListKind } from '../registries/catalog.js';
+import { listedNow, type McpProviderListKind } from '../registries/catalog.js';
 import { RegistrationError } from '../registries/checks.js';
 import type { McpProvider } from '../registries/provider.js';
 import type { RequestContext } from '../protocol/request/context.js';
-import { isThenable } from '../util/thenable.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 import { NAMESPACE, namespaced, namingOf, SEPARATOR, type McpNaming } from './namespace.js';
 
@@ -51,19 +50,10 @@ export function mountProvider(target: MountTarget, child: McpProvider<RequestCon
   const provider = namespaced(child, naming);
   // Both sides known now: a name both would serve is refused here, not shadowed later.
   for (const kind of KINDS) {
-    let list: unknown;
-    try {
-      list = listOf(provider, kind, undefined);
-    } catch {
-      continue;
-    }
-    if (isThenable(list)) {
-      // Checked when it answers (its own failure is logged then), never left as an unhandled rejection.
-      Promise.resolve(list).catch(() => undefined);
-      continue;
-    }
+    const list = listedNow(provider, kind);
+    if (list === undefined) continue;
     const served = target.served(kind);
-    for (const item of list as readonly Record<string, unknown>[]) {
+    for (const item of list as unknown as readonly Record<string, unknown>[]) {
       const key = KEY[kind](item);
       const owner = served.get(key);
       if (owner !== undefined) {

@@ -269,6 +269,24 @@ export function listOf<C, K extends ListKind>(provider: McpProvider<C>, kind: K,
   return lister === undefined ? [] : lister.call(provider, context);
 }
 
+/**
+ * A provider's list when it can be had synchronously; undefined when it throws or answers with a
+ * promise (that promise's failure is swallowed here and logged when the server asks after a change).
+ * Mount-time checks use it: they judge what is known now, and never leave an unhandled rejection.
+ */
+export function listedNow<C, K extends ListKind>(provider: McpProvider<C>, kind: K): readonly ItemOf<C>[K][] | undefined {
+  let list: MaybePromise<readonly ItemOf<C>[K][]>;
+  try {
+    list = listOf(provider, kind, undefined);
+  } catch {
+    return undefined;
+  }
+  if (!isThenable(list)) return list;
+  Promise.resolve(list).catch(() => undefined);
+  return undefined;
+}
+
+
 // Indexes of lists by identity: a provider answers the same array until its list changes.
 const byKey = new WeakMap<readonly unknown[], Map<string, unknown>>();
 const matchers = new WeakMap<readonly unknown[], UriTemplate[]>();
@@ -352,17 +370,8 @@ export function shadowedIn<C>(catalog: ProviderCatalog<C>, kinds: readonly ListK
     for (const item of own) owner.set(KEY[kind](item as never), 'this server');
     catalog.providers.forEach((provider, index) => {
       const label = provider.label ?? `provider #${index + 1}`;
-      let list: MaybePromise<readonly unknown[]>;
-      try {
-        list = listOf(provider, kind, undefined);
-      } catch {
-        return;
-      }
-      if (isThenable(list)) {
-        // Checked when it answers (its own failure is logged then), never left as an unhandled rejection.
-        Promise.resolve(list).catch(() => undefined);
-        return;
-      }
+      const list = listedNow(provider, kind);
+      if (list === undefined) return;
       for (const item of list) {
         const key = KEY[kind](item as never);
         const kept = owner.get(key);

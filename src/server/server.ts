@@ -27,13 +27,12 @@ import { SkillCatalog } from '../skills/catalog.js';
 import { SKILLS_EXTENSION } from '../skills/format/verify.js';
 import { checkOptions, type SkillSource, type SkillsOptions } from '../skills/options.js';
 import { RegistrationError } from '../registries/checks.js';
-import { listOf, ProviderCatalog, shadowedIn, type McpProviderListKind } from '../registries/catalog.js';
+import { listedNow, ProviderCatalog, shadowedIn, type McpProviderListKind } from '../registries/catalog.js';
 import { ChangeEmitter } from '../registries/events.js';
 import type { McpProvider, McpProviderChange, McpProviderList } from '../registries/provider.js';
 import { serverProvider } from '../compose/server-provider.js';
 import { mountProvider, type McpMountOptions } from '../compose/mount.js';
 import type { McpNaming } from '../compose/namespace.js';
-import { isThenable } from '../util/thenable.js';
 
 /** What `provide()` and `mount()` answer: `remove()` takes the provider out again (its lists change). */
 export interface McpProvided {
@@ -463,17 +462,8 @@ export class McpServer extends Authoring implements ConnectionFactory {
     const own = kind === 'tools' ? this.tools.list() : kind === 'resources' ? this.resources.list() : kind === 'resourceTemplates' ? this.resources.templates.list() : this.prompts.list();
     for (const item of own) served.set(key(item), 'this server');
     for (const provider of this.#scope.catalog?.providers ?? []) {
-      let list: unknown;
-      try {
-        list = listOf(provider, kind, undefined);
-      } catch {
-        continue;
-      }
-      if (isThenable(list)) {
-        // Checked when it answers (its own failure is logged then), never left as an unhandled rejection.
-        Promise.resolve(list).catch(() => undefined);
-        continue;
-      }
+      const list = listedNow(provider, kind);
+      if (list === undefined) continue;
       for (const item of list as readonly object[]) if (!served.has(key(item))) served.set(key(item), provider.label ?? 'a provider');
     }
     return served;
