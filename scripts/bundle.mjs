@@ -38,7 +38,15 @@ try {
       entryFileNames: '[name].js',
       chunkFileNames: 'chunks/[name]-[hash].js',
       // Whatever two entries share is one chunk: `import 'mcpkit'` loads two files, not one per combination of entries.
-      codeSplitting: { groups: [{ name: 'shared', minShareCount: 2 }] },
+      // The client side (mcpkit/client, shared by the gateway, OpenAPI and testing) is a chunk of its own: in the
+      // server's shared chunk it would make `import 'mcpkit'` load node:child_process (and break the fetch entry).
+      codeSplitting: {
+        groups: [
+          // Only the client's own modules: what they import from the protocol core stays in the shared chunk.
+          { name: 'client', test: /[\\/]dist[\\/]client[\\/]/, minShareCount: 2, priority: 2, includeDependenciesRecursively: false },
+          { name: 'shared', minShareCount: 2, priority: 1 },
+        ],
+      },
       // Class and function names survive the merge (error names, stack traces).
       keepNames: true,
       sourcemap: false,
