@@ -4,7 +4,7 @@
 // (`--quick`: 60 s, a sample every 10 s — the CI smoke form).
 //
 // Options: --minutes N | --seconds N, --sample-ms N (default 30000; quick 10000), --concurrency N (8),
-//          --idle-ms N (the server's session idle timeout, default 5000: abandoned sessions are reaped
+//          --idle-ms N (the server's session idle timeout, default 3000: abandoned sessions are reaped
 //          during the run), --out FILE (JSON; default bench/results/soak-<timestamp>.json).
 //
 // The traffic, per worker, picked by weight: legacy sessions opened, used (lists, calls, progress,
@@ -29,7 +29,7 @@ const quick = argv.includes('--quick');
 const durationMs = option('seconds') !== undefined ? Number(option('seconds')) * 1000 : Number(option('minutes', quick ? 1 : 10)) * 60_000;
 const sampleMs = Number(option('sample-ms', quick ? 10_000 : 30_000));
 const concurrency = Number(option('concurrency', 8));
-const idleMs = Number(option('idle-ms', 5_000));
+const idleMs = Number(option('idle-ms', 3_000));
 for (const [k, v] of Object.entries({ durationMs, sampleMs, concurrency, idleMs })) {
   if (!Number.isFinite(v) || v <= 0) throw new Error(`soak: ${k} must be a positive number, got ${v}`);
 }
