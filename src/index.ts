@@ -83,7 +83,7 @@ export { frontmatterProblems, skillNameProblem } from './skills/format/names.js'
 
 // Composition: providers, mounts (docs/composition.md)
 export type { McpProvider, McpProviderChange, McpProviderList, McpResourceMatch } from './registries/provider.js';
-export type { McpMountOptions } from './compose/mount.js';
+export type { McpMountOptions } from './server/mount/mount.js';
 export { transformProvider, type McpArgumentTransform, type McpItemFilter, type McpItemTransform, type McpProviderTransform, type McpToolTransform } from './compose/transform.js';
 export type { McpProvided } from './server/server.js';
 

@@ -30,9 +30,9 @@ import { RegistrationError } from '../registries/checks.js';
 import { listedNow, ProviderCatalog, shadowedIn, type McpProviderListKind } from '../registries/catalog.js';
 import { ChangeEmitter } from '../registries/events.js';
 import type { McpProvider, McpProviderChange, McpProviderList } from '../registries/provider.js';
-import { serverProvider } from '../compose/server-provider.js';
-import { mountProvider, type McpMountOptions } from '../compose/mount.js';
-import type { McpNaming } from '../compose/namespace.js';
+import { serverProvider } from './mount/server-provider.js';
+import { mountProvider, type McpMountOptions } from './mount/mount.js';
+import type { McpNaming } from './mount/namespace.js';
 
 /** What `provide()` and `mount()` answer: `remove()` takes the provider out again (its lists change). */
 export interface McpProvided {

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { namingOf, NAMESPACE, prefixName, prefixUri, stripName, stripUri } from '../../src/compose/namespace.js';
+import { namingOf, NAMESPACE, prefixName, prefixUri, stripName, stripUri } from '../../src/server/mount/namespace.js';
 import { McpServer } from '../../src/index.js';
 import { harness } from '../support/wire.js';
 

@@ -1,11 +1,11 @@
-import { andThen, type ProviderCatalog } from '../registries/catalog.js';
-import type { McpPromptRegistry } from '../registries/prompts.js';
-import type { McpProvider, McpProviderChange, McpResourceMatch } from '../registries/provider.js';
-import type { McpResourceRegistry } from '../registries/resources.js';
-import type { McpToolRegistry } from '../registries/tools.js';
-import type { McpPrompt, McpResource, McpResourceTemplate, McpTool } from '../registries/types.js';
-import type { RequestContext } from '../protocol/request/context.js';
-import { runMiddleware, type Middleware } from '../protocol/request/middleware.js';
+import { andThen, type ProviderCatalog } from '../../registries/catalog.js';
+import type { McpPromptRegistry } from '../../registries/prompts.js';
+import type { McpProvider, McpProviderChange, McpResourceMatch } from '../../registries/provider.js';
+import type { McpResourceRegistry } from '../../registries/resources.js';
+import type { McpToolRegistry } from '../../registries/tools.js';
+import type { McpPrompt, McpResource, McpResourceTemplate, McpTool } from '../../registries/types.js';
+import type { RequestContext } from '../../protocol/request/context.js';
+import { runMiddleware, type Middleware } from '../../protocol/request/middleware.js';
 
 /** What of an McpServer its provider view reads (passed in by McpServer, so this file needs no server import). */
 export interface ServerParts {

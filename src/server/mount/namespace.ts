@@ -1,6 +1,6 @@
-import { andThen, findIn, listOf, resolveIn } from '../registries/catalog.js';
-import type { McpProvider, McpResourceMatch } from '../registries/provider.js';
-import type { McpPrompt, McpReadResult, McpResource, McpResourceTemplate, McpTool } from '../registries/types.js';
+import { andThen, findIn, listOf, resolveIn } from '../../registries/catalog.js';
+import type { McpProvider, McpResourceMatch } from '../../registries/provider.js';
+import type { McpPrompt, McpReadResult, McpResource, McpResourceTemplate, McpTool } from '../../registries/types.js';
 
 /**
  * The naming rule of a mount (docs/composition.md):

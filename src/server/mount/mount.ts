@@ -1,8 +1,8 @@
-import { listedNow, type McpProviderListKind } from '../registries/catalog.js';
-import { RegistrationError } from '../registries/checks.js';
-import type { McpProvider } from '../registries/provider.js';
-import type { RequestContext } from '../protocol/request/context.js';
-import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
+import { listedNow, type McpProviderListKind } from '../../registries/catalog.js';
+import { RegistrationError } from '../../registries/checks.js';
+import type { McpProvider } from '../../registries/provider.js';
+import type { RequestContext } from '../../protocol/request/context.js';
+import { keysOf, refuseUnknownKeys } from '../../util/known-keys.js';
 import { NAMESPACE, namespaced, namingOf, SEPARATOR, type McpNaming } from './namespace.js';
 
 export interface McpMountOptions {
