@@ -95,13 +95,17 @@ describe('every adapter', () => {
 
 /** The fetch adapter on a port chosen first, so the resource can name it. */
 async function startFetchOn(server: TestAuthServer): Promise<TestServer> {
+  // The resource URL names the port, so the port is chosen first (a free one, from a probe) and asked for;
+  // listening on 0 again and hoping for the same port could loop for ever.
   for (;;) {
     const probe = await startFetch(protectedServer());
     const port = probe.port;
     await probe.close();
-    const started = await startFetch(protectedServer(), { auth: { resource: `http://127.0.0.1:${port}/mcp`, authorizationServers: [server.issuer], verify } });
-    if (started.port === port) return started;
-    await started.close();
+    try {
+      return await startFetch(protectedServer(), { auth: { resource: `http://127.0.0.1:${port}/mcp`, authorizationServers: [server.issuer], verify } }, port);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    }
   }
 }
 

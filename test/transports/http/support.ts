@@ -31,17 +31,21 @@ export async function startNode(factory: ConnectionFactory, options: NodeHandler
  * The fetch adapter behind a minimal node:http → Request bridge (what Bun/Deno do natively),
  * handing the peer address over as Deno's `info.remoteAddr` does.
  */
-export async function startFetch(factory: ConnectionFactory, options: NodeHandlerOptions = {}): Promise<TestServer> {
+/** `port` 0 (the default) lets the OS choose; a given port fails with EADDRINUSE when it is taken. */
+export async function startFetch(factory: ConnectionFactory, options: NodeHandlerOptions = {}, port = 0): Promise<TestServer> {
   const handler = createFetchHandler(factory, { path: '/mcp', keepAliveMs: 0, ...options });
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     void bridge(handler, req, res);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    origin: `http://127.0.0.1:${port}`,
-    port,
+    url: `http://127.0.0.1:${bound}/mcp`,
+    origin: `http://127.0.0.1:${bound}`,
+    port: bound,
     async close(graceMs = 0) {
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       await handler.close({ graceMs });
