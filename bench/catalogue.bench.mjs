@@ -4,13 +4,10 @@
 // would. Linear listing shows as a 10,000 : 1,000 ratio near 10 for the whole list and near 1 for
 // one page; the heap a tool costs is measured after GC.
 //   npm run build && node --expose-gc bench/catalogue.bench.mjs [--reps 7] [--page 100]
-const argv = process.argv.slice(2);
-const opt = (name, fallback) => {
-  const i = argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : Number(argv[i + 1]);
-};
-const reps = opt('reps', 7);
-const pageSize = opt('page', 100);
+import { abArgs } from './lib/ab-args.mjs';
+const { num } = abArgs(undefined, { known: ['reps', 'page'] });
+const reps = num('reps', 7);
+const pageSize = num('page', 100);
 if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose-gc bench/catalogue.bench.mjs');
 const { McpServer } = await import(new URL('../dist/index.js', import.meta.url).href);
 

@@ -20,10 +20,9 @@ import { performance } from 'node:perf_hooks';
 import { benchDir, cpuMicros, enablePinning, freePort, killAllStarted, pinning, spawnServer, stop, waitForPort } from './lib/proc.mjs';
 import { ReplayClient } from './lib/replay.mjs';
 import { median, percentile } from './lib/stats.mjs';
+import { abArgs } from './lib/ab-args.mjs';
 
-const argv = process.argv.slice(2);
-const flag = (name) => argv.includes(`--${name}`);
-const option = (name) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : undefined);
+const { str: option, flag } = abArgs(undefined, { flags: ['help', 'quick', 'no-pin'], known: ['reps', 'modes', 'ms'] });
 if (flag('help')) {
   console.log('node bench/cluster.bench.mjs [--quick] [--reps N] [--modes session,modern] [--ms N] [--no-pin]');
   process.exit(0);

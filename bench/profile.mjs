@@ -8,11 +8,8 @@ import path from 'node:path';
 import { benchDir, enablePinning, freePort, spawnServer, stop, waitForPort } from './lib/proc.mjs';
 import { ReplayClient, replayLoad } from './lib/replay.mjs';
 
-const argv = process.argv.slice(2);
-const opt = (name, fallback) => {
-  const i = argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : argv[i + 1];
-};
+import { abArgs } from './lib/ab-args.mjs';
+const { str: opt } = abArgs(undefined, { known: ['lib', 'mode', 'ms', 'top'] });
 const lib = opt('lib', 'mcpkit');
 const mode = opt('mode', 'stateless');
 const ms = Number(opt('ms', '4000'));

@@ -9,12 +9,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const argv = process.argv.slice(2);
-const opt = (name, fallback) => {
-  const i = argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : Number(argv[i + 1]);
-};
-const positional = argv.filter((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'));
+import { abArgs } from './lib/ab-args.mjs';
+const { num: opt, files: positional } = abArgs();
 const dist = path.resolve(positional[0] ?? new URL('../dist', import.meta.url).pathname);
 const N = opt('n', 200_000);
 const reps = opt('reps', 5);

@@ -16,8 +16,9 @@ import { createClient } from 'redis';
 import { MemoryEventStore } from '../dist/http.js';
 import { MemoryNotificationBus, MemoryTaskStore } from '../dist/index.js';
 import { RedisEventStore, RedisNotificationBus, RedisTaskStore } from '../dist/redis.js';
+import { abArgs } from './lib/ab-args.mjs';
 
-const n = Number(process.argv[process.argv.indexOf('--n') + 1] || 5000);
+const n = abArgs(undefined, { known: ['n'] }).num('n', 5000);
 
 async function freePort() {
   return new Promise((resolve) => {

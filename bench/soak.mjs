@@ -17,15 +17,12 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { abArgs } from './lib/ab-args.mjs';
 import { Client, McpError, McpTransportError, StreamableHttpTransport } from '../dist/client.js'; // mcpkit/client
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const argv = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : argv[i + 1];
-};
-const quick = argv.includes('--quick');
+const { str: option, flag } = abArgs(undefined, { flags: ['quick'], known: ['seconds', 'minutes', 'sample-ms', 'concurrency', 'idle-ms', 'out'] });
+const quick = flag('quick');
 const durationMs = option('seconds') !== undefined ? Number(option('seconds')) * 1000 : Number(option('minutes', quick ? 1 : 10)) * 60_000;
 const sampleMs = Number(option('sample-ms', quick ? 10_000 : 30_000));
 const concurrency = Number(option('concurrency', 8));
