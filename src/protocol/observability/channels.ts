@@ -34,21 +34,14 @@ export const SESSION_END_CHANNEL = 'mcpkit:session:end';
 /** How a request reached the server: `stdio`, `http`, or undefined for an in-process connection. */
 export type TransportName = string | undefined;
 
-/** One inbound JSON-RPC request, from arrival to the answer written for it. */
-export interface RequestMessage {
+/** What every inbound message reports: a request's or a notification's method, params, session and peer. */
+export interface InboundMessage {
   readonly method: string;
-  readonly id: JsonRpcId;
-  /** The request's params, as received (never modified). */
+  /** The message's params, as received (never modified). */
   readonly params: Record<string, unknown> | undefined;
-  /** The tool or prompt name (`tools/call`, `prompts/get`) or resource URI (`resources/*`): the method table's `target` fact. */
-  readonly target: string | undefined;
-  /** What `target` names (`tool`, `prompt`, `resource`); undefined with no target. */
-  readonly targetKind?: 'tool' | 'prompt' | 'resource' | undefined;
-  /** The request negotiates a session (`initialize`): its result names the revision agreed on. */
-  readonly negotiates?: boolean;
   /** The legacy (Streamable HTTP) session; 2026-07-28 requests and stdio have none. */
   readonly sessionId: string | undefined;
-  /** The revision the request is served in (for `initialize`: the one the client asked for). */
+  /** The revision the message is served in (for `initialize`: the one the client asked for). */
   readonly protocolVersion: string | undefined;
   readonly transport: TransportName;
   /** `params._meta`, where trace context (`traceparent`, `tracestate`, `baggage`) travels. */
@@ -59,6 +52,17 @@ export interface RequestMessage {
   readonly clientPort?: number | undefined;
   /** HTTP only: the HTTP version (`1.1`, `2`), when the adapter knows it. */
   readonly networkProtocolVersion?: string | undefined;
+}
+
+/** One inbound JSON-RPC request, from arrival to the answer written for it. */
+export interface RequestMessage extends InboundMessage {
+  readonly id: JsonRpcId;
+  /** The tool or prompt name (`tools/call`, `prompts/get`) or resource URI (`resources/*`): the method table's `target` fact. */
+  readonly target: string | undefined;
+  /** What `target` names (`tool`, `prompt`, `resource`); undefined with no target. */
+  readonly targetKind?: 'tool' | 'prompt' | 'resource' | undefined;
+  /** The request negotiates a session (`initialize`): its result names the revision agreed on. */
+  readonly negotiates?: boolean;
   /**
    * Set by the channel when the request is done: the response written, or
    * undefined when it gets none (cancelled by the client).
@@ -69,17 +73,7 @@ export interface RequestMessage {
 }
 
 /** One inbound notification (`notifications/initialized`, `notifications/cancelled`, …), until it is handled. */
-export interface NotificationMessage {
-  readonly method: string;
-  readonly params: Record<string, unknown> | undefined;
-  readonly sessionId: string | undefined;
-  readonly protocolVersion: string | undefined;
-  readonly transport: TransportName;
-  readonly meta: Record<string, unknown> | undefined;
-  readonly clientAddress?: string | undefined;
-  readonly clientPort?: number | undefined;
-  readonly networkProtocolVersion?: string | undefined;
-}
+export type NotificationMessage = InboundMessage;
 
 /** One server→client request: `elicitation/create`, `sampling/createMessage`, `roots/list`. */
 export interface ClientRequestMessage {

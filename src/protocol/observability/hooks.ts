@@ -7,7 +7,7 @@ import { isPlainObject } from '../../jsonrpc/message.js';
 import type { MessageExtra } from '../connection.js';
 import { paramsVersion } from '../wire/era.js';
 import type { MethodFacts } from '../wire/method-facts.js';
-import { traceNotification, traceRequest, type NotificationMessage, type RequestMessage } from './channels.js';
+import { traceNotification, traceRequest, type InboundMessage, type RequestMessage } from './channels.js';
 
 /** What the hooks read of a connection (the protocol handler fits; naming it here would import upwards). */
 export interface ObservedConnection {
@@ -29,40 +29,36 @@ export function observeRequest<T extends JsonRpcResponse | undefined>(
   extra: MessageExtra,
   dispatch: () => T | Promise<T>,
 ): Promise<T> {
-  const params = isPlainObject(request.params) ? request.params : undefined;
-  const meta = params !== undefined && isPlainObject(params['_meta']) ? params['_meta'] : undefined;
+  const inbound = inboundOf(handler, request, extra, facts?.negotiates === true);
   const named = facts?.target;
-  const target = named === undefined ? undefined : params?.[named.param];
+  const target = named === undefined ? undefined : inbound.params?.[named.param];
   const message: RequestMessage = {
-    method: request.method,
+    ...inbound,
     id: request.id,
-    params,
     target: typeof target === 'string' ? target : undefined,
     targetKind: typeof target === 'string' ? named!.kind : undefined,
     negotiates: facts?.negotiates === true,
-    sessionId: handler.sessionId,
-    protocolVersion: handler.record?.protocolVersion ?? paramsVersion(params, extra.protocolVersion, facts?.negotiates === true),
-    transport: extra.requestInfo !== undefined ? 'http' : handler.transport,
-    meta,
-    ...peerOf(extra),
   };
   return traceRequest(message, dispatch);
 }
 
 /** Runs a notification's handling inside the `mcpkit:notification` tracing channel. */
 export function observeNotification(handler: ObservedConnection, notification: JsonRpcNotification, extra: MessageExtra, handle: () => Promise<void>): Promise<void> {
-  const params = isPlainObject(notification.params) ? notification.params : undefined;
-  const meta = params !== undefined && isPlainObject(params['_meta']) ? params['_meta'] : undefined;
-  const message: NotificationMessage = {
-    method: notification.method,
+  return traceNotification(inboundOf(handler, notification, extra, false), handle);
+}
+
+/** What requests and notifications report alike: the method, params, session, revision and peer. */
+function inboundOf(handler: ObservedConnection, message: JsonRpcRequest | JsonRpcNotification, extra: MessageExtra, negotiates: boolean): InboundMessage {
+  const params = isPlainObject(message.params) ? message.params : undefined;
+  return {
+    method: message.method,
     params,
     sessionId: handler.sessionId,
-    protocolVersion: handler.record?.protocolVersion ?? paramsVersion(params, extra.protocolVersion),
+    protocolVersion: handler.record?.protocolVersion ?? paramsVersion(params, extra.protocolVersion, negotiates),
     transport: extra.requestInfo !== undefined ? 'http' : handler.transport,
-    meta,
+    meta: params !== undefined && isPlainObject(params['_meta']) ? params['_meta'] : undefined,
     ...peerOf(extra),
   };
-  return traceNotification(message, handle);
 }
 
 /** Who sent it, over HTTP (`client.address`, `client.port`, `network.protocol.version`). */
