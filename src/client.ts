@@ -19,8 +19,8 @@ export type { ListSkillsResult, SkillFetchOptions, SkillListOptions, SkillsHost 
 export { checkSkillEntry, fetchSkill, frontmatterDifferences, SkillVerificationError, skillRoot, verifySkillFile } from './skills/format/verify.js';
 export type { EntryLimits, FetchSkillOptions, LoadedSkill, SkillEntry, SkillFileEntry, SkillReader, SkillReadResult, SkillVerificationFailure } from './skills/format/verify.js';
 export type { ClientTransport, OutboundInfo, TransportSink } from './client/transport.js';
-// The result and wire types (CallToolResult, ListToolsResult, WireTool, …) are mcpkit/testing's until issue 22's
-// single set of wire types lands in the root entry: every name is exported from exactly one entry.
+// The result and wire types its methods return (McpToolResult, ListToolsResult, ToolDescription, …) are the root
+// entry's (mcpkit), the one set the server uses too: every name is exported from exactly one entry.
 export { oauth, OAuthClientProvider } from './client/auth/flow.js';
 export type { OAuthOptions, OAuthCommonOptions } from './client/auth/flow.js';
 export { clientCredentials } from './client/auth/client-credentials.js';

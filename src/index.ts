@@ -39,6 +39,8 @@ export { RegistrationError } from './registries/checks.js';
 export { InvalidHeaderParamError, type HeaderParam } from './registries/header-params.js';
 export type { RegistryChange } from './registries/events.js';
 export type * from './registries/types.js';
+// The wire shapes (tools/list entries, results, capabilities, content): one name each, for servers, middleware, tests and mcpkit/client.
+export type * from './protocol/wire/types/index.js';
 
 // Protocol
 export { McpErrorCode } from './errors/codes.js';
@@ -51,7 +53,6 @@ export { McpProtocolHandler } from './protocol/dispatch/protocol-handler.js';
 export type { McpServerMetadata } from './protocol/wire/metadata.js';
 export type { MethodTypes, MiddlewareContext, MiddlewareFn } from './protocol/methods/middleware-types.js';
 export { ClientRequestError, ClientRequestTimeoutError, MalformedClientAnswerError } from './protocol/request/outbound.js';
-export type * from './protocol/wire/types.js';
 export { UriTemplateError } from './registries/uri-template.js';
 export type { ProtocolVersion } from './protocol/wire/versions.js';
 

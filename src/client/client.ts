@@ -10,7 +10,7 @@ import { ErrorCode } from '../jsonrpc/errors.js';
 import { McpErrorCode } from '../errors/codes.js';
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, META_SERVER_INFO } from '../protocol/wire/meta-keys.js';
 import { isLegacyVersion, LATEST_LEGACY_VERSION, MODERN_VERSIONS, SUPPORTED_VERSIONS, type ProtocolVersion } from '../protocol/wire/versions.js';
-import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from '../protocol/wire/types.js';
+import type { ClientCapabilities, CompleteResult, DiscoverResult, GetPromptResult, Implementation, InitializeResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, LoggingLevel, McpResult, McpToolResult, PromptDescription, ReadResourceResult, ResourceDescription, ResourceTemplateDescription, ServerCapabilities, ToolDescription } from '../protocol/wire/types/index.js';
 import type { Era } from '../protocol/wire/method-facts.js';
 import { compileSchema } from '../schema/index.js';
 import { McpError, McpTransportError, ToolResultError } from './errors.js';
@@ -22,23 +22,6 @@ import { RequestTable } from './requests.js';
 import { ServerRequests } from './server-requests.js';
 import { ClientSkills } from './skills.js';
 import type { ClientTransport, OutboundInfo } from './transport.js';
-import type {
-  CallToolResult,
-  CompleteResult,
-  DiscoverResult,
-  GetPromptResult,
-  InitializeResult,
-  ListPromptsResult,
-  ListResourcesResult,
-  ListResourceTemplatesResult,
-  ListToolsResult,
-  ReadResourceResult,
-  Result,
-  WirePrompt,
-  WireResource,
-  WireResourceTemplate,
-  WireTool,
-} from './types.js';
 
 export type { CallToolOptions, ClientOptions, ElicitationHandler, HandlerExtra, ListOptions, RequestOptions, RootsSource, SamplingHandler } from './options.js';
 
@@ -205,7 +188,7 @@ export class Client {
 
   // ---- what a server offers --------------------------------------------------------------
 
-  ping(options?: RequestOptions): Promise<Result> {
+  ping(options?: RequestOptions): Promise<McpResult> {
     return this.request('ping', {}, options);
   }
 
@@ -217,32 +200,32 @@ export class Client {
   }
 
   /** Every tool, across pages. */
-  tools(options?: RequestOptions): AsyncGenerator<WireTool> {
-    return allPages<WireTool>((cursor) => this.listTools(withCursor(options, cursor)), 'tools');
+  tools(options?: RequestOptions): AsyncGenerator<ToolDescription> {
+    return allPages<ToolDescription>((cursor) => this.listTools(withCursor(options, cursor)), 'tools');
   }
 
   async listResources(options: ListOptions = {}): Promise<ListResourcesResult> {
     return (await this.#list('resources/list', options)) as ListResourcesResult;
   }
 
-  resources(options?: RequestOptions): AsyncGenerator<WireResource> {
-    return allPages<WireResource>((cursor) => this.listResources(withCursor(options, cursor)), 'resources');
+  resources(options?: RequestOptions): AsyncGenerator<ResourceDescription> {
+    return allPages<ResourceDescription>((cursor) => this.listResources(withCursor(options, cursor)), 'resources');
   }
 
   async listResourceTemplates(options: ListOptions = {}): Promise<ListResourceTemplatesResult> {
     return (await this.#list('resources/templates/list', options)) as ListResourceTemplatesResult;
   }
 
-  resourceTemplates(options?: RequestOptions): AsyncGenerator<WireResourceTemplate> {
-    return allPages<WireResourceTemplate>((cursor) => this.listResourceTemplates(withCursor(options, cursor)), 'resourceTemplates');
+  resourceTemplates(options?: RequestOptions): AsyncGenerator<ResourceTemplateDescription> {
+    return allPages<ResourceTemplateDescription>((cursor) => this.listResourceTemplates(withCursor(options, cursor)), 'resourceTemplates');
   }
 
   async listPrompts(options: ListOptions = {}): Promise<ListPromptsResult> {
     return (await this.#list('prompts/list', options)) as ListPromptsResult;
   }
 
-  prompts(options?: RequestOptions): AsyncGenerator<WirePrompt> {
-    return allPages<WirePrompt>((cursor) => this.listPrompts(withCursor(options, cursor)), 'prompts');
+  prompts(options?: RequestOptions): AsyncGenerator<PromptDescription> {
+    return allPages<PromptDescription>((cursor) => this.listPrompts(withCursor(options, cursor)), 'prompts');
   }
 
   /**
@@ -250,8 +233,8 @@ export class Client {
    * unless `throwOnError`. `structuredContent` is checked against the
    * `outputSchema` of the listed tool.
    */
-  async callTool(name: string, args?: Json, options: CallToolOptions = {}): Promise<CallToolResult> {
-    const result = (await this.request('tools/call', args === undefined ? { name } : { name, arguments: args }, options)) as unknown as CallToolResult;
+  async callTool(name: string, args?: Json, options: CallToolOptions = {}): Promise<McpToolResult> {
+    const result = (await this.request('tools/call', args === undefined ? { name } : { name, arguments: args }, options)) as unknown as McpToolResult;
     if (result.isError === true) {
       if (options.throwOnError === true) throw new ToolResultError(name, result);
       return result;
@@ -307,7 +290,7 @@ export class Client {
    * 2026-07-28 `subscriptions/listen`: a long-lived request whose notifications
    * arrive as events until `signal` aborts it (or the server ends it).
    */
-  listen(filter: { toolsListChanged?: boolean; promptsListChanged?: boolean; resourcesListChanged?: boolean; resourceSubscriptions?: string[]; taskIds?: string[] }, options: RequestOptions = {}): Promise<Result> {
+  listen(filter: { toolsListChanged?: boolean; promptsListChanged?: boolean; resourcesListChanged?: boolean; resourceSubscriptions?: string[]; taskIds?: string[] }, options: RequestOptions = {}): Promise<McpResult> {
     return this.request('subscriptions/listen', { notifications: filter }, { timeoutMs: 0, ...options }).catch((error: unknown) => {
       if (options.signal?.aborted === true) return {};
       throw error;
@@ -326,7 +309,7 @@ export class Client {
    * capabilities and client info, and input-required rounds are answered with
    * the handlers and retried until the result is complete.
    */
-  async request(method: string, params: Json = {}, options: RequestOptions = {}): Promise<Result> {
+  async request(method: string, params: Json = {}, options: RequestOptions = {}): Promise<McpResult> {
     const rounds = this.#options.maxInputRounds ?? 10;
     let current = params;
     let versionRetried = false;

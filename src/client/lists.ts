@@ -8,7 +8,7 @@ import type { Era } from '../protocol/wire/method-facts.js';
 import { headerParamsOf, type HeaderParam } from '../registries/header-params.js';
 import { McpError } from './errors.js';
 import type { Json } from './options.js';
-import type { Result, WireTool } from './types.js';
+import type { McpResult, ToolDescription } from '../protocol/wire/types/index.js';
 
 const LIST_CHANGED: Record<string, string[]> = {
   'notifications/tools/list_changed': ['tools/list'],
@@ -40,7 +40,7 @@ export class ListCache {
 }
 
 /** Every item of `field` across pages; a server that repeats a cursor is refused rather than followed forever. */
-export async function* allPages<T>(page: (cursor: string | undefined) => Promise<Result>, field: string): AsyncGenerator<T> {
+export async function* allPages<T>(page: (cursor: string | undefined) => Promise<McpResult>, field: string): AsyncGenerator<T> {
   let cursor: string | undefined;
   const seen = new Set<string>();
   do {
@@ -60,19 +60,20 @@ export async function* allPages<T>(page: (cursor: string | undefined) => Promise
 const MAX_TOOLS = 10_000;
 
 export class ToolCatalog {
-  readonly #tools = new Map<string, { tool: WireTool; headers: readonly HeaderParam[] }>();
+  readonly #tools = new Map<string, { tool: ToolDescription; headers: readonly HeaderParam[] }>();
 
-  get(name: string): { tool: WireTool; headers: readonly HeaderParam[] } | undefined {
+  get(name: string): { tool: ToolDescription; headers: readonly HeaderParam[] } | undefined {
     return this.#tools.get(name);
   }
 
   /** Remembers a listed tool; on 2026-07-28 drops one whose `x-mcp-header` is invalid. False: leave it out. */
-  keep(tool: unknown, era: Era | undefined, warn: (message: string) => void): tool is WireTool {
+  keep(tool: unknown, era: Era | undefined, warn: (message: string) => void): tool is ToolDescription {
     if (!isPlainObject(tool) || typeof tool['name'] !== 'string') {
       warn('tools/list returned an entry without a name; it is left out');
       return false;
     }
-    const wire = tool as WireTool;
+    // Named, as checked; the rest is the server's word (a client shows what it was sent).
+    const wire = tool as typeof tool & ToolDescription;
     let headers: readonly HeaderParam[] = [];
     try {
       headers = headerParamsOf(wire.name, isPlainObject(wire.inputSchema) ? wire.inputSchema : undefined);

@@ -1,8 +1,7 @@
 /** The client's options and per-request options, checked at construction; the capabilities they imply. */
 import { SUPPORTED_VERSIONS, type ProtocolVersion } from '../protocol/wire/versions.js';
-import type { ClientCapabilities, CreateMessageParams, CreateMessageResult, ElicitFormParams, ElicitResult, ElicitUrlParams, Implementation, LoggingLevel, Root } from '../protocol/wire/types.js';
+import type { ClientCapabilities, CreateMessageParams, CreateMessageResult, DiscoverResult, ElicitFormParams, ElicitResult, ElicitUrlParams, Implementation, LoggingLevel, Root } from '../protocol/wire/types/index.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
-import type { DiscoverResult } from './types.js';
 
 export type Json = Record<string, unknown>;
 

@@ -9,9 +9,9 @@ import { checkSkillEntry, fetchSkill, skillRoot, SkillVerificationError, type En
 import { McpError } from './errors.js';
 import { allPages } from './lists.js';
 import type { Json, ListOptions, RequestOptions } from './options.js';
-import type { ReadResourceResult, Result } from './types.js';
+import type { McpResult, ReadResourceResult } from '../protocol/wire/types/index.js';
 
-export interface ListSkillsResult extends Result {
+export interface ListSkillsResult extends McpResult {
   /** The entries that passed `checkSkillEntry`; a malformed one is left out with a warning. */
   skills: SkillEntry[];
   nextCursor?: string;
@@ -23,7 +23,7 @@ export interface SkillFetchOptions extends FetchSkillOptions, RequestOptions {}
 
 /** What the skills need of the client. */
 export interface SkillsHost {
-  request(method: string, params?: Json, options?: RequestOptions): Promise<Result>;
+  request(method: string, params?: Json, options?: RequestOptions): Promise<McpResult>;
   readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult>;
   warn(message: string): void;
 }

@@ -6,7 +6,8 @@
 import { ToolInputError } from '../errors/classes.js';
 import type { RequestContext } from '../protocol/request/context.js';
 import type { McpProvider } from '../registries/provider.js';
-import type { McpTool, McpToolResult } from '../registries/types.js';
+import type { McpTool } from '../registries/types.js';
+import type { McpToolResult } from '../protocol/wire/types/index.js';
 import { compileSchema, type CompiledSchema } from '../schema/index.js';
 import { loadOpenApiDocument, type OpenApiDocument, type OpenApiSource } from './load.js';
 import { splitOptions, type OpenApiOptions } from './server.js';

@@ -4,7 +4,8 @@ import { checkFunction, checkObjectSchema, checkToolName, kindOf, RegistrationEr
 import { McpToolNotFoundError, ToolInputError, ToolOutputError } from '../errors/classes.js';
 import { headerParamsOf, type HeaderParam } from './header-params.js';
 import { KeyedRegistry } from './registry.js';
-import type { McpTool, McpToolResult } from './types.js';
+import type { McpTool } from './types.js';
+import type { McpToolResult } from '../protocol/wire/types/index.js';
 
 interface Compiled {
   input: CompiledSchema | undefined;

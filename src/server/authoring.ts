@@ -2,17 +2,8 @@ import type { RequestContext } from '../protocol/request/context.js';
 import type { McpPromptRegistry } from '../registries/prompts.js';
 import type { McpResourceRegistry } from '../registries/resources.js';
 import type { McpToolRegistry } from '../registries/tools.js';
-import type {
-  Annotations,
-  Completer,
-  Icon,
-  McpPromptArgument,
-  McpPromptMessage,
-  McpReadResult,
-  McpToolResult,
-  Meta,
-  ToolAnnotations,
-} from '../registries/types.js';
+import type { Completer, McpReadResult } from '../registries/types.js';
+import type { Annotations, Icon, McpPromptArgument, McpPromptMessage, McpToolResult, Meta, ToolAnnotations } from '../protocol/wire/types/index.js';
 import { kindOf, RegistrationError } from '../registries/checks.js';
 import type { TemplateVariables } from '../registries/template-variables.js';
 import { compileSchema, isStandardSchema, SchemaConversionError, type CompiledSchema, type InferOutput, type SchemaInput } from '../schema/index.js';

@@ -2,9 +2,8 @@ import { Client, type ClientOptions } from '../client/client.js';
 import { McpError, McpTransportError } from '../client/errors.js';
 import type { JsonRpcId, JsonRpcMessage } from '../jsonrpc/message.js';
 import type { AuthInfo, ConnectionFactory, HandleResult, McpConnection, MessageExtra, RequestInfo } from '../protocol/connection.js';
-import type { ClientCapabilities, CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, Implementation, ListRootsResult, LoggingLevel } from '../protocol/wire/types.js';
+import type { ClientCapabilities, CompleteResult, CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, GetPromptResult, Implementation, InitializeResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListRootsResult, ListToolsResult, LoggingLevel, McpResult, McpToolResult, ReadResourceResult } from '../protocol/wire/types/index.js';
 import { TestClientError } from './errors.js';
-import type { CallToolResult, CompleteResult, GetPromptResult, InitializeResult, ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult, ReadResourceResult, Result } from './types.js';
 import { isPlainObject } from '../jsonrpc/message.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 import { encodeMessage, encodeBatch } from '../jsonrpc/serialize.js';
@@ -162,8 +161,8 @@ export class TestClient {
     return this.#typed<ListToolsResult>('tools/list', cursor === undefined ? {} : { cursor });
   }
 
-  async callTool(name: string, args?: Json, options?: RequestOptions): Promise<CallToolResult> {
-    return this.#typed<CallToolResult>('tools/call', args === undefined ? { name } : { name, arguments: args }, options);
+  async callTool(name: string, args?: Json, options?: RequestOptions): Promise<McpToolResult> {
+    return this.#typed<McpToolResult>('tools/call', args === undefined ? { name } : { name, arguments: args }, options);
   }
 
   async listResources(cursor?: string): Promise<ListResourcesResult> {
@@ -178,11 +177,11 @@ export class TestClient {
     return this.#typed<ReadResourceResult>('resources/read', { uri }, options);
   }
 
-  subscribe(uri: string): Promise<Result> {
+  subscribe(uri: string): Promise<McpResult> {
     return this.request('resources/subscribe', { uri });
   }
 
-  unsubscribe(uri: string): Promise<Result> {
+  unsubscribe(uri: string): Promise<McpResult> {
     return this.request('resources/unsubscribe', { uri });
   }
 
@@ -203,11 +202,11 @@ export class TestClient {
     return this.#typed<CompleteResult>('completion/complete', context === undefined ? { ref, argument } : { ref, argument, context });
   }
 
-  setLevel(level: LoggingLevel): Promise<Result> {
+  setLevel(level: LoggingLevel): Promise<McpResult> {
     return this.request('logging/setLevel', { level });
   }
 
-  ping(): Promise<Result> {
+  ping(): Promise<McpResult> {
     return this.request('ping');
   }
 
@@ -246,7 +245,7 @@ export class TestClient {
   }
 
   /** The helpers' typed view of `request` (the shape is the server's; nothing is checked here). */
-  async #typed<T extends Result>(method: string, params?: Json, options?: RequestOptions): Promise<T> {
+  async #typed<T extends McpResult>(method: string, params?: Json, options?: RequestOptions): Promise<T> {
     return (await this.request(method, params, options)) as T;
   }
 

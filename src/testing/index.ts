@@ -8,7 +8,7 @@
 export { createTestClient, MODERN_PROTOCOL_VERSION, TestClient } from './client.js';
 export type { ClientRequestExtra, ElicitHandler, InitializeParams, ListRootsHandler, MessageInfo, RequestOptions, SampleHandler, TestClientOptions } from './client.js';
 export { TestClientError } from './errors.js';
-export type { CallToolResult, CompleteResult, DiscoverResult, GetPromptResult, InitializeResult, ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult, ReadResourceResult, Result, WirePrompt, WireResource, WireResourceTemplate, WireTool } from './types.js';
+// The result types its methods return are the wire types of the root entry (mcpkit: McpToolResult, ListToolsResult, …).
 export { waitFor, type ContractTestApi } from './contracts/api.js';
 export { describeNotificationBusContract, type BusFixture } from './contracts/bus.js';
 export { describeEventStoreContract, type EventStoreFactory, type EventStoreFixture } from './contracts/event-store.js';

@@ -57,6 +57,9 @@ describe('the bundled dist/', () => {
     expect(owners.get('StdioTransport')).toEqual(['.']);
     expect(owners.get('classify')).toEqual(['./protocol']);
     expect(owners.get('UriTemplate')).toEqual(['./protocol']);
+    // One set of wire types, in the root entry, under one name each (issue 22: no WireTool beside ToolDescription).
+    for (const name of ['ToolDescription', 'McpToolResult', 'ListToolsResult', 'PromptDescription', 'ResourceDescription', 'McpResult', 'Implementation']) expect(owners.get(name), name).toEqual(['.']);
+    for (const name of ['WireTool', 'WirePrompt', 'WireResource', 'WireResourceTemplate', 'CallToolResult', 'Result']) expect(owners.has(name), name).toBe(false);
     expect(owners.size).toBeGreaterThan(200);
   });
 

@@ -1,4 +1,5 @@
-import type { McpPrompt, PromptDescription } from '../../registries/types.js';
+import type { McpPrompt } from '../../registries/types.js';
+import type { GetPromptResult, ListPromptsResult, PromptDescription } from '../wire/types/index.js';
 import type { RequestContext } from '../request/context.js';
 import { invalidParams } from '../wire/errors.js';
 import { BOTH_ERAS, PROMPT_TARGET } from '../wire/method-facts.js';
@@ -8,13 +9,13 @@ import { invalidResultError, promptMessagesProblem } from './result-checks.js';
 const PROMPT_FIELDS = ['title', 'description', 'icons', '_meta'] as const;
 const ARGUMENT_FIELDS = ['title', 'description', 'required'] as const;
 
-function wirePrompt(prompt: McpPrompt<RequestContext>): Record<string, unknown> {
-  const wire = pick(prompt, PROMPT_FIELDS, { name: prompt.name });
-  if (prompt.arguments !== undefined) wire['arguments'] = prompt.arguments.map((a) => pick(a, ARGUMENT_FIELDS, { name: a.name }));
+function wirePrompt(prompt: McpPrompt<RequestContext>): PromptDescription {
+  const wire: PromptDescription = pick(prompt, PROMPT_FIELDS, { name: prompt.name });
+  if (prompt.arguments !== undefined) wire.arguments = prompt.arguments.map((a) => pick(a, ARGUMENT_FIELDS, { name: a.name }));
   return wire;
 }
 
-export const listPrompts: RequestMethod<'prompts/list', { cursor?: string }, { prompts: PromptDescription[]; nextCursor?: string }> = {
+export const listPrompts: RequestMethod<'prompts/list', { cursor?: string }, ListPromptsResult> = {
   method: 'prompts/list',
   kind: 'request',
   eras: BOTH_ERAS,
@@ -23,7 +24,7 @@ export const listPrompts: RequestMethod<'prompts/list', { cursor?: string }, { p
   handle: (params, context) => catalogPage(context, params, 'prompts', 'prompts', context.server.prompts, wirePrompt),
 };
 
-export const getPrompt: RequestMethod<'prompts/get', { name: string; arguments?: Record<string, string> }, { description?: string; messages: unknown[] }> = {
+export const getPrompt: RequestMethod<'prompts/get', { name: string; arguments?: Record<string, string> }, GetPromptResult> = {
   method: 'prompts/get',
   kind: 'request',
   eras: BOTH_ERAS,

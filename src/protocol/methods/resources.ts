@@ -1,4 +1,5 @@
-import type { McpReadResult, McpResource, McpResourceTemplate, ResourceDescription, ResourceTemplateDescription } from '../../registries/types.js';
+import type { McpReadResult, McpResource, McpResourceTemplate } from '../../registries/types.js';
+import type { ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult, ResourceDescription, ResourceTemplateDescription } from '../wire/types/index.js';
 import type { RequestContext } from '../request/context.js';
 import { BOTH_ERAS, RESOURCE_TARGET } from '../wire/method-facts.js';
 import { catalogPage, declares, pick, requireString, uriScopes, type RequestMethod } from './shared.js';
@@ -7,15 +8,15 @@ import { invalidResultError, readResultProblem, readReturnProblem } from './resu
 const RESOURCE_FIELDS = ['title', 'description', 'mimeType', 'size', 'icons', 'annotations', '_meta'] as const;
 const TEMPLATE_FIELDS = ['title', 'description', 'mimeType', 'icons', 'annotations', '_meta'] as const;
 
-function wireResource(resource: McpResource<RequestContext>): Record<string, unknown> {
+function wireResource(resource: McpResource<RequestContext>): ResourceDescription {
   return pick(resource, RESOURCE_FIELDS, { uri: resource.uri, name: resource.name });
 }
 
-function wireTemplate(template: McpResourceTemplate<RequestContext>): Record<string, unknown> {
+function wireTemplate(template: McpResourceTemplate<RequestContext>): ResourceTemplateDescription {
   return pick(template, TEMPLATE_FIELDS, { uriTemplate: template.uriTemplate, name: template.name });
 }
 
-export const listResources: RequestMethod<'resources/list', { cursor?: string }, { resources: ResourceDescription[]; nextCursor?: string }> = {
+export const listResources: RequestMethod<'resources/list', { cursor?: string }, ListResourcesResult> = {
   method: 'resources/list',
   kind: 'request',
   eras: BOTH_ERAS,
@@ -24,7 +25,7 @@ export const listResources: RequestMethod<'resources/list', { cursor?: string },
   handle: (params, context) => catalogPage(context, params, 'resources', 'resources', context.server.resources, wireResource),
 };
 
-export const listTemplates: RequestMethod<'resources/templates/list', { cursor?: string }, { resourceTemplates: ResourceTemplateDescription[]; nextCursor?: string }> = {
+export const listTemplates: RequestMethod<'resources/templates/list', { cursor?: string }, ListResourceTemplatesResult> = {
   method: 'resources/templates/list',
   kind: 'request',
   eras: BOTH_ERAS,
@@ -50,7 +51,7 @@ function isResultObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && (Array.isArray((value as Record<string, unknown>)['contents']) || (value as Record<string, unknown>)['resultType'] !== undefined);
 }
 
-export const readResource: RequestMethod<'resources/read', { uri: string }, { contents: Record<string, unknown>[] }> = {
+export const readResource: RequestMethod<'resources/read', { uri: string }, ReadResourceResult> = {
   method: 'resources/read',
   kind: 'request',
   eras: BOTH_ERAS,

@@ -5,7 +5,7 @@ import { paginate } from '../wire/pagination.js';
 import type { MethodContext } from '../scopes/method-context.js';
 import type { ServerScope } from '../scopes/server-scope.js';
 import type { RecordChange, SessionScope } from '../scopes/session-scope.js';
-import type { ServerCapabilities } from '../wire/types.js';
+import type { ServerCapabilities } from '../wire/types/index.js';
 import type { MethodFacts } from '../wire/method-facts.js';
 import type { McpProviderListKind } from '../../registries/catalog.js';
 import { isThenable } from '../../util/thenable.js';
@@ -100,10 +100,11 @@ export function optionalObject(params: Record<string, unknown>, key: string): Re
   return value as Record<string, unknown>;
 }
 
-/** Copies the listed optional fields that are present. */
-export function pick(source: object, keys: readonly string[], target: Record<string, unknown>): Record<string, unknown> {
+/** Copies the listed optional fields that are present: `target` plus those fields, typed as `source` declares them. */
+export function pick<S extends object, K extends keyof S & string, T extends object>(source: S, keys: readonly K[], target: T): T & Partial<Pick<S, K>> {
   const record = source as Record<string, unknown>;
-  for (const key of keys) if (record[key] !== undefined) target[key] = record[key];
+  const out = target as Record<string, unknown>;
+  for (const key of keys) if (record[key] !== undefined) out[key] = record[key];
   return target;
 }
 
@@ -117,7 +118,7 @@ export function listPage<T extends { scopes?: readonly string[] }>(
   params: Record<string, unknown>,
   field: string,
   registry: { readonly version: number; list(): readonly T[] },
-  wire: (item: T) => Record<string, unknown>,
+  wire: (item: T) => object,
 ): Record<string, unknown> {
   const server = ctx.server;
   const all = permitted(server.view(field, registry.version, undefined, () => registry.list().map(wire)), registry.list(), ctx);
@@ -135,7 +136,7 @@ export function catalogPage<T extends { scopes?: readonly string[] }>(
   field: string,
   kind: McpProviderListKind,
   registry: { readonly version: number; list(): readonly T[] },
-  wire: (item: T) => Record<string, unknown>,
+  wire: (item: T) => object,
 ): Record<string, unknown> | Promise<Record<string, unknown>> {
   const catalog = ctx.server.catalog;
   if (catalog === undefined) return listPage(ctx, params, field, registry, wire);

@@ -1,6 +1,7 @@
 import { isJsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import { McpToolNotFoundError, ToolError, ToolOutputError } from '../../errors/classes.js';
-import type { McpTool, McpToolResult, ToolDescription } from '../../registries/types.js';
+import type { McpTool } from '../../registries/types.js';
+import type { ListToolsResult, McpToolResult, ToolDescription } from '../wire/types/index.js';
 import { invalidToolResult, toolResultProblem } from './result-checks.js';
 import type { RequestContext } from '../request/context.js';
 import type { MethodContext } from '../scopes/method-context.js';
@@ -12,14 +13,14 @@ import { isThenable } from '../../util/thenable.js';
 import { catalogPage, declares, optionalObject, pick, requireString, toolScopes, type RequestMethod } from './shared.js';
 
 const DEFAULT_INPUT_SCHEMA = Object.freeze({ type: 'object' });
-const TOOL_FIELDS = ['title', 'description', 'outputSchema', 'annotations', 'icons', 'execution', '_meta'] as const satisfies readonly (keyof ToolDescription)[];
+const TOOL_FIELDS = ['title', 'description', 'outputSchema', 'annotations', 'icons', 'execution', '_meta'] as const satisfies readonly (keyof ToolDescription & keyof McpTool)[];
 
 /** The wire form of a tool; a tool without an input schema accepts any object. */
-export function wireTool(tool: McpTool<never, RequestContext>): Record<string, unknown> {
+export function wireTool(tool: McpTool<never, RequestContext>): ToolDescription {
   return pick(tool, TOOL_FIELDS, { name: tool.name, inputSchema: tool.inputSchema ?? DEFAULT_INPUT_SCHEMA });
 }
 
-export const listTools: RequestMethod<'tools/list', { cursor?: string }, { tools: ToolDescription[]; nextCursor?: string }> = {
+export const listTools: RequestMethod<'tools/list', { cursor?: string }, ListToolsResult> = {
   method: 'tools/list',
   kind: 'request',
   eras: BOTH_ERAS,
@@ -28,9 +29,9 @@ export const listTools: RequestMethod<'tools/list', { cursor?: string }, { tools
   handle: (params, context) => catalogPage(context, params, 'tools', 'tools', context.server.tools, wireTool),
 };
 
-/** A tool's own timeout (`McpTool.timeoutMs`); a registered object from plain JavaScript may hold anything there. */
+/** A tool's own timeout (`McpTool.timeoutMs`); not positive (a registered object from plain JavaScript, say) is none. */
 function toolTimeout(tool: McpTool | undefined): number | undefined {
-  const value: unknown = tool?.timeoutMs;
+  const value = tool?.timeoutMs;
   return typeof value === 'number' && value > 0 ? value : undefined;
 }
 

@@ -49,11 +49,6 @@ export class SharedHttpSession extends HttpSession {
     super(id, 'streamable', client, registry.report);
   }
 
-  /** Stable across instances, so a GET stream resumed elsewhere is still the standalone one. */
-  override get standaloneId(): string {
-    return `${this.id}.s`;
-  }
-
   /** Request-related messages without a stream of their own go to the GET stream, wherever it is held. */
   override send(message: JsonRpcMessage): void {
     if (this.closed) return;
@@ -220,7 +215,7 @@ export class ClusterSessionRegistry extends SessionRegistry {
   /** A GET stream opens here: unless it resumes a request's stream, messages for the GET stream come here from now on. */
   override async holdStream(session: HttpSession, lastEventId: string | undefined): Promise<void> {
     if (!(session instanceof SharedHttpSession) || session.holder === this.instanceId) return;
-    if (lastEventId !== undefined && parseEventId(lastEventId)?.streamId !== session.standaloneId) return;
+    if (lastEventId !== undefined && parseEventId(lastEventId)?.streamId !== this.standaloneId(session)) return;
     await this.#shared.hold(session.id, session.principal, this.instanceId);
     session.holder = this.instanceId;
   }
@@ -231,10 +226,15 @@ export class ClusterSessionRegistry extends SessionRegistry {
     return originStreamId(session.localStreamId(), this.instanceId, this.incarnation, requestId);
   }
 
+  /** A shared session's is stable across instances (its id), so a GET stream resumed elsewhere is still the standalone one. */
+  override standaloneId(session: HttpSession): string {
+    return session instanceof SharedHttpSession ? `${session.id}.s` : super.standaloneId(session);
+  }
+
   override resumeRemote(session: HttpSession, lastEventId: string, request: HttpRequest, keepAliveMs: number): Promise<HttpResponse | undefined> | undefined {
     const store = this.eventStore;
     const named = parseEventId(lastEventId)?.streamId;
-    if (store === undefined || !isFollowable(store) || named === undefined || named === session.standaloneId || session.live.has(named)) return undefined;
+    if (store === undefined || !isFollowable(store) || named === undefined || named === this.standaloneId(session) || session.live.has(named)) return undefined;
     return followRemote(store, this, session.id, lastEventId, request.signal, this.follower(session.id, named)).then((followed) => {
       if (followed === undefined) return cannotResume(lastEventId);
       followed.keepAliveEvery(keepAliveMs);

@@ -40,7 +40,7 @@ export async function handleGet(ctx: EngineContext, request: HttpRequest, authIn
   await ctx.sessions.holdStream(session, resuming ? lastEventId : undefined);
   if (resuming) return resume(ctx, ctx.eventStore, request, session, lastEventId);
 
-  const stream = session.standalone();
+  const stream = session.standalone(ctx.sessions.standaloneId(session));
   if (stream.attached) return standaloneConflict();
   const connection = new SseConnection();
   stream.attach(connection);
@@ -72,8 +72,9 @@ async function resume(ctx: EngineContext, store: EventStore, request: HttpReques
     connection.write(sseEvent(JSON.stringify(message), eventId));
   };
 
-  const isStandalone = streamId === session.standaloneId;
-  const live = isStandalone ? session.standalone() : session.live.get(streamId);
+  const standaloneId = ctx.sessions.standaloneId(session);
+  const isStandalone = streamId === standaloneId;
+  const live = isStandalone ? session.standalone(standaloneId) : session.live.get(streamId);
   if (live === undefined) {
     // The request already finished: replay what was missed, then end.
     for (const [eventId, message] of missed) write(eventId, message);

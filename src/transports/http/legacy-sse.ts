@@ -57,7 +57,7 @@ export class LegacySseEndpoint {
     const session = await ctx.sessions.open('legacy-sse', ctx.factory, request, authInfo);
     if (!(session instanceof HttpSession)) return refusedSession(ctx.sessions, session);
     const connection = new SseConnection();
-    const stream = session.standalone();
+    const stream = session.standalone(ctx.sessions.standaloneId(session));
     stream.attach(connection);
     connection.keepAliveEvery(ctx.keepAliveMs);
     connection.write(sseEvent(`${this.messagesPath}?sessionId=${encodeURIComponent(session.id)}`, undefined, 'endpoint'));
@@ -90,7 +90,7 @@ export class LegacySseEndpoint {
     const { ctx, request } = post;
     const session = post.session!;
     const release = ctx.inflight.hold(post.owner, post.bytes);
-    const stream = session.standalone();
+    const stream = session.standalone(ctx.sessions.standaloneId(session));
     const extra: MessageExtra = {
       send: (message) => stream.send(message),
       requestInfo: requestInfoOf(request),

@@ -71,11 +71,6 @@ export class HttpSession implements EventLog {
     return this.streamPrefix + (this.streamCounter++).toString(36);
   }
 
-  /** The standalone stream's id; a session shared by several instances names it the same on each. */
-  get standaloneId(): string {
-    return `${this.streamPrefix}s`;
-  }
-
   /** For this session's SSE streams: a failed event-store write is logged, not swallowed (made on first use). */
   get storeErrorReporter(): (error: unknown) => void {
     return (this.reporter ??= (error: unknown): void => this.report(`recording an SSE event of session ${this.id} in the event store failed (it was sent live but cannot be replayed)`, error));
@@ -94,9 +89,9 @@ export class HttpSession implements EventLog {
     return store.append(this.id, streamId, message, this.client.owner);
   }
 
-  /** The session's standalone stream (the GET stream, or the legacy SSE stream). */
-  standalone(): EventStream {
-    this.standaloneStream ??= new EventStream(this.standaloneId, this.kind === 'streamable' ? this.eventLog : undefined, this.storeErrorReporter);
+  /** The session's standalone stream (the GET stream, or the legacy SSE stream), named `id` (`SessionBackend.standaloneId`) when first made. */
+  standalone(id: string): EventStream {
+    this.standaloneStream ??= new EventStream(id, this.kind === 'streamable' ? this.eventLog : undefined, this.storeErrorReporter);
     return this.standaloneStream;
   }
 
@@ -170,6 +165,8 @@ export interface SessionBackend {
   holdStream(session: HttpSession, lastEventId: string | undefined): void | Promise<void>;
   /** The id of a new stream answering `requestId` in `session`; a cluster writes the instance and request into it. */
   streamId(session: HttpSession, requestId: JsonRpcId | undefined): string;
+  /** The id of `session`'s standalone stream; a cluster names it the same on every instance, so a GET stream resumed elsewhere is still the standalone one. */
+  standaloneId(session: HttpSession): string;
   /** Resumes a stream this instance does not write (another instance does); undefined: resume it here. */
   resumeRemote(session: HttpSession, lastEventId: string, request: HttpRequest, keepAliveMs: number): Promise<HttpResponse | undefined> | undefined;
 }
@@ -282,6 +279,10 @@ export class SessionRegistry implements SessionBackend {
 
   streamId(session: HttpSession, _requestId: JsonRpcId | undefined): string {
     return session.localStreamId();
+  }
+
+  standaloneId(session: HttpSession): string {
+    return `${session.streamPrefix}s`;
   }
 
   resumeRemote(_session: HttpSession, _lastEventId: string, _request: HttpRequest, _keepAliveMs: number): Promise<HttpResponse | undefined> | undefined {

@@ -155,8 +155,8 @@ describe('tool output', () => {
   it('a plain object with an output schema becomes structuredContent plus its JSON text', async () => {
     const c = await connected(make());
     const list = await c.listTools();
-    const temp = (list['tools'] as Record<string, unknown>[]).find((t) => t['name'] === 'temp');
-    expect(temp?.['outputSchema']).toEqual(expect.objectContaining({ type: 'object', required: ['celsius', 'label'] }));
+    const temp = list.tools.find((t) => t.name === 'temp');
+    expect(temp?.outputSchema).toEqual(expect.objectContaining({ type: 'object', required: ['celsius', 'label'] }));
     expect(await c.callTool('temp')).toEqual({
       content: [{ type: 'text', text: '{"celsius":21.5,"label":"mild"}' }],
       structuredContent: { celsius: 21.5, label: 'mild' },

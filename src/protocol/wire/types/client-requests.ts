@@ -1,39 +1,10 @@
-/** Protocol-level wire shapes (the content shapes live with the registries that produce them). */
-import type { ContentBlock, Icon, Meta } from '../../registries/types.js';
+/** What the server asks of the client: elicitation, sampling, roots. */
+import type { ContentBlock, Meta } from './content.js';
 
-export interface Implementation {
-  name: string;
-  version: string;
-  title?: string;
-  description?: string;
-  websiteUrl?: string;
-  icons?: Icon[];
+/** 2025-11-25: asks the receiver to run the request as a task, kept `ttl` ms from creation. */
+export interface TaskMetadata {
+  ttl?: number;
 }
-
-export interface ClientCapabilities {
-  roots?: { listChanged?: boolean };
-  sampling?: { context?: Record<string, unknown>; tools?: Record<string, unknown> };
-  elicitation?: { form?: Record<string, unknown>; url?: Record<string, unknown> };
-  experimental?: Record<string, unknown>;
-  extensions?: Record<string, unknown>;
-  [key: string]: unknown;
-}
-
-export interface ServerCapabilities {
-  tools?: { listChanged?: boolean };
-  resources?: { subscribe?: boolean; listChanged?: boolean };
-  prompts?: { listChanged?: boolean };
-  logging?: Record<string, never>;
-  completions?: Record<string, never>;
-  experimental?: Record<string, Record<string, unknown>>;
-  extensions?: Record<string, Record<string, unknown>>;
-  [key: string]: unknown;
-}
-
-export const LOGGING_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
-export type LoggingLevel = (typeof LOGGING_LEVELS)[number];
-
-export type ProgressToken = string | number;
 
 /** Form-mode elicitation (the 2025-11-25 restricted schema subset). */
 export interface ElicitFormParams {
@@ -45,6 +16,7 @@ export interface ElicitFormParams {
     properties: Record<string, Record<string, unknown>>;
     required?: string[];
   };
+  task?: TaskMetadata;
   _meta?: Meta;
 }
 
@@ -53,6 +25,7 @@ export interface ElicitUrlParams {
   message: string;
   url: string;
   elicitationId: string;
+  task?: TaskMetadata;
   _meta?: Meta;
 }
 
@@ -81,6 +54,7 @@ export interface CreateMessageParams {
   metadata?: Record<string, unknown>;
   tools?: Record<string, unknown>[];
   toolChoice?: Record<string, unknown>;
+  task?: TaskMetadata;
   _meta?: Meta;
 }
 
