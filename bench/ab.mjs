@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // A/B of HTTP servers under replayed real traffic at c=32, alternating fresh processes:
-//   node bench/ab.mjs --mode stateless [--ms 3000] [--reps 3] [--driver real|old] A.mjs B.mjs ...
+//   node bench/ab.mjs --mode stateless [--tool sync|async|tick] [--ms 3000] [--reps 3] [--driver real|old] A.mjs B.mjs ...
 // Each argument is a server file, relative to bench/servers/ or absolute (e.g. another worktree's
 // bench/servers/mcpkit-http.mjs, which loads that worktree's dist/). Prints the median server CPU per
 // request and req/s of each, and their ratios to the first.
@@ -16,13 +16,14 @@ const mode = opts.mode ?? 'stateless';
 const ms = Number(opts.ms ?? 3000);
 const reps = Number(opts.reps ?? 3);
 const old = opts.driver === 'old';
+const tool = opts.tool ?? 'sync'; // the tool shape every server registers (bench/servers/_common.mjs)
 if (files.length === 0) throw new Error('usage: node bench/ab.mjs --mode M A.mjs [B.mjs ...]');
 enablePinning();
 const runs = files.map(() => []);
 for (let rep = 0; rep < reps; rep++) {
   for (const [i, file] of files.entries()) {
     const port = await freePort();
-    const child = spawnServer(path.relative(serversDir, path.resolve(serversDir, file)), ['--port', String(port), '--mode', mode], { stdout: 'ignore' });
+    const child = spawnServer(path.relative(serversDir, path.resolve(serversDir, file)), ['--port', String(port), '--mode', mode, '--tool', tool], { stdout: 'ignore' });
     await waitForPort(port, child);
     const client = await (old ? new HttpClient(port, mode, { maxSockets: 32 }) : new ReplayClient(port, mode)).open();
     const drive = old ? load : replayLoad;
@@ -36,7 +37,7 @@ const cpu = runs.map((r) => median(r.map((x) => x.cpuUsPerReq)));
 const rps = runs.map((r) => median(r.map((x) => x.rps)));
 for (const [i, file] of files.entries()) {
   process.stdout.write(
-    `${mode} ${old ? 'old' : 'real'} ${file}: ${cpu[i].toFixed(1)} µs CPU/req (${(cpu[i] / cpu[0]).toFixed(2)}×), ${Math.round(rps[i])} req/s (${(rps[i] / rps[0]).toFixed(2)}×)` +
+    `${mode} ${tool} ${old ? 'old' : 'real'} ${file}: ${cpu[i].toFixed(1)} µs CPU/req (${(cpu[i] / cpu[0]).toFixed(2)}×), ${Math.round(rps[i])} req/s (${(rps[i] / rps[0]).toFixed(2)}×)` +
       `  [cpu ${runs[i].map((x) => x.cpuUsPerReq.toFixed(1)).join(' ')}]\n`,
   );
 }

@@ -16,6 +16,23 @@ export const host = '127.0.0.1';
 export const mode = arg('mode', 'session');
 /** Total number of tools to register (echo + add + filler tools), for the many-tools check. */
 export const toolCount = Math.max(2, Number(arg('tools', '2')));
+/**
+ * What shape the echo and add tools have (`--tool`, env TOOL): 'sync' returns a string; 'async' is an
+ * async function returning a CallToolResult; 'tick' is the same after awaiting a real macrotask
+ * (setImmediate), like a tool that does I/O. The references do the same work per shape.
+ */
+export const toolShape = arg('tool', 'sync');
+if (!['sync', 'async', 'tick'].includes(toolShape)) throw new Error(`--tool: expected sync, async or tick, got ${toolShape}`);
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+/** Wraps `text(args) => string` as the tool handler of the chosen shape. */
+export function shaped(text) {
+  if (toolShape === 'sync') return text;
+  if (toolShape === 'async') return async (args) => ({ content: [{ type: 'text', text: text(args) }] });
+  return async (args) => {
+    await tick();
+    return { content: [{ type: 'text', text: text(args) }] };
+  };
+}
 /** Names of the filler tools beyond echo and add. */
 export const fillerNames = Array.from({ length: toolCount - 2 }, (_, i) => `tool_${String(i).padStart(3, '0')}`);
 

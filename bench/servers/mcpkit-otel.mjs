@@ -16,5 +16,6 @@ export function setUpOtel(mode) {
   propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
   trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(dropped)] }));
   metrics.setGlobalMeterProvider(new MeterProvider({ readers: [new PeriodicExportingMetricReader({ exporter: dropped, exportIntervalMillis: 60_000 })] }));
-  instrument({ mode });
+  // 'hand': the same SDK set-up without mcpkit/otel (mcpkit-otel-hand-http.mjs makes the spans itself).
+  if (mode !== 'hand') instrument({ mode });
 }

@@ -9,6 +9,13 @@ import { host, port, installMemoryProbe } from './_common.mjs';
 
 installMemoryProbe();
 
+function send(res, msg, result) {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: msg.id, result });
+  const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+  if (msg.method === 'initialize') headers['mcp-session-id'] = randomUUID();
+  res.writeHead(200, headers).end(body);
+}
+
 http
   .createServer((req, res) => {
     const chunks = [];
@@ -19,10 +26,9 @@ http
         res.writeHead(202).end();
         return;
       }
-      const body = JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: answer(msg) });
-      const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
-      if (msg.method === 'initialize') headers['mcp-session-id'] = randomUUID();
-      res.writeHead(200, headers).end(body);
+      const result = answer(msg);
+      if (result instanceof Promise) result.then((r) => send(res, msg, r));
+      else send(res, msg, result);
     });
   })
   .listen(port, host);

@@ -6,6 +6,8 @@ import { installMemoryProbe } from './_common.mjs';
 
 installMemoryProbe();
 
+const send = (msg, result) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }) + '\n');
+
 let buffered = '';
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', (chunk) => {
@@ -17,7 +19,9 @@ process.stdin.on('data', (chunk) => {
     if (line.length === 0) continue;
     const msg = JSON.parse(line);
     if (msg.id === undefined || msg.method === undefined) continue; // notification or response
-    process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: answer(msg) }) + '\n');
+    const result = answer(msg);
+    if (result instanceof Promise) result.then((r) => send(msg, r));
+    else send(msg, result);
   }
 });
 process.stdin.on('end', () => process.exit(0));

@@ -18,13 +18,18 @@ interface NodeCrypto {
   createHmac(algorithm: 'sha256', key: Uint8Array): { update(data: string): { digest(): Uint8Array } };
 }
 
-const native = nodeBuiltin<NodeCrypto>('node:crypto');
+// Looked up at first use, not at import: node:crypto loads some twenty internal modules, and a server
+// that never hashes (most stdio servers) should not pay for them at start-up (issue 29, cold start).
+let native: NodeCrypto | null | undefined;
+const nodeCrypto = (): NodeCrypto | null => (native ??= nodeBuiltin<NodeCrypto>('node:crypto') ?? null);
 
 // node:crypto's Hash is a Hasher as it is (update returns it, digest returns a Buffer).
-export const sha256: () => Hasher = native !== undefined ? () => native.createHash('sha256') : () => new Sha256();
+export const sha256 = (): Hasher => nodeCrypto()?.createHash('sha256') ?? new Sha256();
 
-export const hmac: (key: Uint8Array, data: string) => Uint8Array =
-  native !== undefined ? (key, data) => native.createHmac('sha256', key).update(data).digest() : hmacSha256;
+export const hmac = (key: Uint8Array, data: string): Uint8Array => {
+  const crypto = nodeCrypto();
+  return crypto !== null ? crypto.createHmac('sha256', key).update(data).digest() : hmacSha256(key, data);
+};
 
 /** Equality of two byte strings in time that depends on their length only. */
 export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {

@@ -2,7 +2,8 @@
  * `import 'mcpkit'` and `import 'mcpkit/stdio'` do not load node:http: a stdio server never serves
  * HTTP, and node:http (with net and the http client) is a few ms of its cold start. The build puts
  * the code two entries share in one chunk (scripts/bundle.mjs), the node:http adapter included, so
- * the adapter loads node:http when it makes a server (listen), not when it is imported.
+ * the adapter loads node:http when it makes a server (listen), not when it is imported. Nor do they
+ * load node:crypto before something hashes.
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +28,11 @@ async function builtinsLoadedBy(specifier: string, then = ''): Promise<string[]>
 describe('builtins an entry loads', () => {
   it.each(['mcpkit', 'mcpkit/stdio', 'mcpkit/client'])('%s does not load node:http', async (specifier) => {
     expect(await builtinsLoadedBy(specifier)).not.toContain('http');
+  });
+
+  // node:crypto (some twenty internal modules) is looked up when something first hashes (src/util/crypto.ts).
+  it.each(['mcpkit', 'mcpkit/stdio'])('%s does not load node:crypto until something hashes', async (specifier) => {
+    expect(await builtinsLoadedBy(specifier)).not.toContain('crypto');
   });
 
   it('mcpkit/http loads it when listen() makes a server', async () => {

@@ -22,6 +22,10 @@ export interface CallTarget {
 export interface InflightCall {
   /** Aborts the handler and ends the response. */
   cancel(reason: string): void;
+  /** Links of the engine's in-flight list (inflight-calls.ts); only the list writes them. */
+  inflightLinked?: boolean;
+  inflightPrev?: InflightCall | undefined;
+  inflightNext?: InflightCall | undefined;
 }
 
 export interface EngineContext {
