@@ -15,6 +15,7 @@ import type { McpResourceRegistry } from '../registries/resources.js';
 import type { McpReadResult } from '../registries/types.js';
 import { SKILL_FILE } from './format/verify.js';
 import { inside, loadFiles, loadFolder, nodeBuiltins, type SkillDraft, type SkillFile } from './files.js';
+import { unrefTimer } from '../util/timers.js';
 import { checkPrefix, type SkillLimits, type SkillSource, type SkillsOptions } from './options.js';
 
 export const DIRECTORY_MIME_TYPE = 'inode/directory';
@@ -240,8 +241,7 @@ export class SkillCatalog implements SkillsPort {
     for (const watcher of source.watchers.splice(0)) watcher.close();
     const changed = (): void => {
       if (source.timer !== undefined) clearTimeout(source.timer);
-      source.timer = setTimeout(() => this.#reload(source), RELOAD_DELAY_MS);
-      source.timer.unref?.();
+      source.timer = unrefTimer(setTimeout(() => this.#reload(source), RELOAD_DELAY_MS));
     };
     for (const folder of source.folders) {
       try {

@@ -257,11 +257,13 @@ export class StdioTransport implements McpTransport {
     const ms = this.#config.eofExitMs ?? DEFAULT_EOF_EXIT_MS;
     if (ms === false || this.#input !== (process.stdin as unknown) || !Number.isFinite(ms)) return;
     const running = this.#inFlight;
-    setTimeout(() => {
-      if (this.#inFlight === 0) return;
-      // The transport is closed, so nobody listens to #report any more: stderr is the log of a stdio server.
-      process.stderr.write(`mcpkit: stdin ended and ${running} request(s) still ran ${ms} ms after they were aborted (their handlers ignore ctx.signal); exiting\n`, () => process.exit());
-    }, ms).unref();
+    unrefTimer(
+      setTimeout(() => {
+        if (this.#inFlight === 0) return;
+        // The transport is closed, so nobody listens to #report any more: stderr is the log of a stdio server.
+        process.stderr.write(`mcpkit: stdin ended and ${running} request(s) still ran ${ms} ms after they were aborted (their handlers ignore ctx.signal); exiting\n`, () => process.exit());
+      }, ms),
+    );
   }
 
   /** True when nothing is in flight within `ms` (0: by the next macrotask). */

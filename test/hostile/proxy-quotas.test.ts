@@ -5,7 +5,7 @@
  * proxy trusted, one client exhausting its sessions and tasks leaves the other
  * unaffected; a spoofed header from a peer that is not trusted changes nothing;
  * with trustProxy off the header is ignored (both share the proxy's quota).
- * Every adapter, on the memory stores and on Redis.
+ * Every adapter (node, fetch, Express, Fastify, Hono), on the memory stores and on Redis.
  */
 import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +19,7 @@ import { startRedis, type RedisServer } from '../support/redis.js';
 import { startReverseProxy, type ReverseProxy } from '../support/reverse-proxy.js';
 import { expectValidWire } from '../support/wire-schema.js';
 import { freshPrefix } from '../redis/support.js';
-import { ADAPTERS, requestFrom, type RawResponse } from './sessions-support.js';
+import { ADAPTERS, requestFrom, startFastify, startHono, type RawResponse, type Start } from './sessions-support.js';
 import { WITH_TASKS, type Json } from './tasks-support.js';
 
 const SESSIONS = 3;
@@ -117,8 +117,10 @@ async function exhaust(url: string, from = '127.0.0.2', headers: () => Record<st
 }
 
 const STORES: Store[] = ['memory', 'redis'];
+/** Fastify and Hono too: they hand the engine the socket's peer through the node and fetch handlers. */
+const EVERY_ADAPTER: [string, Start][] = [...ADAPTERS, ['fastify', startFastify], ['hono', startHono]];
 
-describe.each(ADAPTERS)('trustProxy (%s adapter)', (_name, start) => {
+describe.each(EVERY_ADAPTER)('trustProxy (%s adapter)', (_name, start) => {
   describe.each(STORES)('on the %s stores', (store) => {
     it.each([
       ['a hop count', 1],

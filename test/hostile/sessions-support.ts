@@ -4,11 +4,16 @@
  * and a raw client that can choose its loopback source address (127.0.0.x),
  * so per-address quotas can be exercised without leaving the machine.
  */
+import { serve as serveHono } from '@hono/node-server';
 import express from 'express';
+import Fastify from 'fastify';
+import { Hono } from 'hono';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mountMcpHttp } from '../../src/express.js';
-import type { HttpEngineOptions } from '../../src/http.js';
+import { fastifyMcp } from '../../src/fastify.js';
+import { mcpHono } from '../../src/hono.js';
+import type { HttpEngineOptions, NodeHandler } from '../../src/http.js';
 import type { AuthInfo, ConnectionFactory } from '../../src/protocol/connection.js';
 import type { HttpRequest } from '../../src/transports/http/types.js';
 import { startFetch, startNode, type TestServer } from '../transports/http/support.js';
@@ -22,14 +27,43 @@ export const startExpress: Start = async (factory, options) => {
   return serveOn(createServer(app), '/mcp', (graceMs) => handler.close({ graceMs }));
 };
 
+/** Fastify with the fastifyMcp plugin, stateful (its default is stateless). */
+export const startFastify: Start = async (factory, options) => {
+  const app = Fastify();
+  let handler: NodeHandler | undefined;
+  await app.register(fastifyMcp, { server: factory, stateless: false, keepAliveMs: 0, ...options, onHandler: (made) => (handler = made) } as Parameters<typeof fastifyMcp>[1]);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (app.server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    origin: `http://127.0.0.1:${port}`,
+    port,
+    async close(graceMs = 0) {
+      await handler!.close({ graceMs });
+      app.server.closeAllConnections();
+      await app.close();
+    },
+  };
+};
+
+/** Hono with the mcpHono middleware under @hono/node-server, stateful (its default is stateless). */
+export const startHono: Start = async (factory, options) => {
+  const app = new Hono();
+  const middleware = mcpHono(factory, { stateless: false, keepAliveMs: 0, ...options });
+  app.use(middleware);
+  const server = serveHono({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+  await new Promise<void>((resolve) => (server.listening ? resolve() : server.once('listening', () => resolve())));
+  return serveOn(server, '/mcp', (graceMs) => middleware.close({ graceMs }), true);
+};
+
 export const ADAPTERS: [string, Start][] = [
   ['node', startNode],
   ['fetch', startFetch],
   ['express', startExpress],
 ];
 
-async function serveOn(server: Server, path: string, closeHandler: (graceMs: number) => Promise<void>): Promise<TestServer> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+async function serveOn(server: Server, path: string, closeHandler: (graceMs: number) => Promise<void>, listening = false): Promise<TestServer> {
+  if (!listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}${path}`,

@@ -195,17 +195,21 @@ afterAll(() => {
 describe('the runtimes are installed', () => {
   it.each(['bun', 'deno', 'workerd', 'esbuild'] as const)('%s is the pinned version', async (name) => {
     const bin = runtimeBinary(name);
+    // The binary is put in place by the package's postinstall script: when npm skipped it (--ignore-scripts,
+    // or a policy that blocks install scripts), bin/ holds a placeholder, so say how to run it.
+    const fix = `its binary is placed by the package's postinstall script, which may have been skipped (npm --ignore-scripts): run \`npm rebuild ${name}\` in ${ROOT}`;
     const version = await new Promise<string>((resolve, reject) => {
       const child = spawn(bin, ['--version'], { stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-      child.once('error', reject);
+      child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      child.once('error', (error) => reject(new Error(`${bin} --version failed (${error.message}); ${fix}`)));
       child.once('close', () => resolve(out.trim()));
     });
     const pinned = pkg.devDependencies[name]!;
     // workerd prints its compatibility date (1.20261117.1 → 2026-11-17).
     const expected = name === 'workerd' ? `workerd ${pinned.slice(2, 6)}-${pinned.slice(6, 8)}-${pinned.slice(8, 10)}` : pinned;
-    expect(version).toContain(expected);
+    expect(version, `${bin} --version printed ${JSON.stringify(version)}, not ${expected}; ${fix}`).toContain(expected);
   });
 });
 

@@ -5,6 +5,8 @@
  * reporting progress over SSE hung (the keep-alive interval). The runtime is stood in for by timers
  * that return numbers; the handler is the real fetch handler, called as a Worker calls it.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { McpServer } from '../../src/index.js';
 import { createFetchHandler, MemorySessionStore } from '../../src/http.js';
@@ -77,6 +79,29 @@ describe('unrefTimer', () => {
     const node = real.setTimeout(() => undefined, 1_000);
     expect(unrefTimer(node).hasRef()).toBe(false);
     real.clearTimeout(node);
+  });
+});
+
+/** Every `.unref(` in src/ outside the helper, as `file: line`. */
+function unrefCalls(): string[] {
+  const src = new URL('../../src/', import.meta.url).pathname;
+  const found: string[] = [];
+  for (const entry of readdirSync(src, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
+    const file = relative(src, join(entry.parentPath, entry.name));
+    if (file === join('util', 'timers.ts')) continue;
+    readFileSync(join(src, file), 'utf8').split('\n').forEach((line, i) => {
+      if (/\.unref\??\.?\(/.test(line)) found.push(`${file}:${i + 1}`);
+    });
+  }
+  return found;
+}
+
+describe('every timer site', () => {
+  it('goes through unrefTimer: the only direct unref() calls in src/ are on Node objects that are not timers', () => {
+    const sites = unrefCalls().map((site) => site.replace(/:\d+$/, ''));
+    // An fs.FSWatcher in the CLI and a node:http server in the OAuth loopback: Node only, never a timer.
+    expect(sites.sort()).toEqual([join('cli', 'lifecycle.ts'), join('client', 'auth', 'loopback.ts')]);
   });
 });
 

@@ -10,13 +10,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../../support/eventually.js';
 
 const FIXTURE = fileURLToPath(new URL('../../fixtures/stubborn-server.mjs', import.meta.url));
+const NUMBER_TIMERS = fileURLToPath(new URL('../../fixtures/number-timers.mjs', import.meta.url));
 const children: ChildProcessWithoutNullStreams[] = [];
 afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
-function start(env: Record<string, string>): { child: ChildProcessWithoutNullStreams; stdout: () => string; stderr: () => string; exit: { code: number | null | undefined } } {
-  const child = spawn(process.execPath, [FIXTURE], { stdio: 'pipe', env: { ...process.env, ...env } });
+function start(env: Record<string, string>, nodeArgs: string[] = []): { child: ChildProcessWithoutNullStreams; stdout: () => string; stderr: () => string; exit: { code: number | null | undefined } } {
+  const child = spawn(process.execPath, [...nodeArgs, FIXTURE], { stdio: 'pipe', env: { ...process.env, ...env } });
   children.push(child);
   let stdout = '';
   let stderr = '';
@@ -34,8 +35,12 @@ const lines = [
 ];
 
 describe('stdio after EOF', () => {
-  it('a handler that ignores its abort signal does not keep the process alive', async () => {
-    const server = start({ STUBBORN_EOF_GRACE_MS: '100' });
+  it.each([
+    ['Node timers', []],
+    // Deno's global setTimeout returns a number: the exit timer must not call .unref() on it.
+    ['timers that return numbers (as Deno\'s)', ['--import', NUMBER_TIMERS]],
+  ])('a handler that ignores its abort signal does not keep the process alive (%s)', async (_timers, nodeArgs) => {
+    const server = start({ STUBBORN_EOF_GRACE_MS: '100' }, nodeArgs);
     server.child.stdin.write(lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
     await eventually(() => server.stdout().includes('"id":1'), { deadlineMs: 20_000, message: 'initialize was answered' });
     server.child.stdin.end();
