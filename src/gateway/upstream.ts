@@ -167,6 +167,8 @@ export class UpstreamPool {
   readonly #options: UpstreamPoolOptions;
   readonly #links = new Map<string, UpstreamLink>();
   #discover: DiscoverResult | undefined;
+  /** The one subscriptions/listen kept open on a 2026-07-28 upstream, so its list changes are heard. */
+  #listening: AbortController | undefined;
   #closed = false;
 
   constructor(options: UpstreamPoolOptions) {
@@ -223,6 +225,7 @@ export class UpstreamPool {
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.#listening?.abort();
     const links = [...this.#links.values()];
     this.#links.clear();
     await Promise.all(links.map((link) => link.close()));
@@ -236,7 +239,25 @@ export class UpstreamPool {
 
   /** @internal a 2026-07-28 upstream's discover result: the next link connects without a round trip */
   remember(client: Client): void {
-    if (client.era === 'modern' && client.discoverResult !== undefined) this.#discover = client.discoverResult;
+    if (client.era !== 'modern') return;
+    if (client.discoverResult !== undefined) this.#discover = client.discoverResult;
+    this.#listen(client);
+  }
+
+  /**
+   * A 2026-07-28 upstream tells of list changes only on a subscriptions/listen stream: one per
+   * upstream (list changes are the same for every owner), opened again by the next link to connect
+   * once it ended.
+   */
+  #listen(client: Client): void {
+    const caps = client.serverCapabilities;
+    const filter = { toolsListChanged: caps.tools?.listChanged === true, promptsListChanged: caps.prompts?.listChanged === true, resourcesListChanged: caps.resources?.listChanged === true };
+    if (this.#listening !== undefined || this.#closed || (!filter.toolsListChanged && !filter.promptsListChanged && !filter.resourcesListChanged)) return;
+    const controller = new AbortController();
+    this.#listening = controller;
+    void client.listen(filter, { signal: controller.signal }).catch(() => undefined).finally(() => {
+      if (this.#listening === controller) this.#listening = undefined;
+    });
   }
 
   /** @internal */
