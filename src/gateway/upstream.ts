@@ -39,7 +39,7 @@ export interface UpstreamPoolOptions {
   relay: InputRelay;
   /** A notification from the upstream on this link (everything but progress, which follows its request). */
   onNotification: (link: UpstreamLink, method: string, params: Json) => void;
-  /** Links open at once (default 256); the least recently used idle one is closed to make room. */
+  /** Links open at once (default 256); a principal holds at most a quarter, and its own least recently used idle one is closed to make room. */
   maxLinks?: number;
   /** First restart delay after a stdio upstream exited, doubled per exit up to `maxRestartDelayMs` (default 100 / 5000 ms). */
   restartDelayMs?: number;
@@ -194,9 +194,12 @@ export class UpstreamPool {
       return link;
     }
     const max = this.#options.maxLinks ?? 256;
-    if (this.#links.size >= max) {
-      const idle = [...this.#links.values()].find((l) => l.inFlight.size === 0);
-      if (idle === undefined) throw new UpstreamError(`upstream "${this.name}": ${max} downstream owners are using it at once (maxLinks)`);
+    // One principal holds at most a quarter of the links, and makes room among its own: one client
+    // never closes another's upstream session (its subscriptions, log level, process).
+    const own = [...this.#links.values()].filter((l) => l.owner.principal === owner.principal);
+    if (own.length >= Math.max(1, Math.floor(max / 4)) || this.#links.size >= max) {
+      const idle = own.find((l) => l.inFlight.size === 0);
+      if (idle === undefined) throw new UpstreamError(`upstream "${this.name}": ${this.#links.size >= max ? `${max} links are open (maxLinks)` : `this principal has ${own.length} links open, a quarter of maxLinks (${max})`} and none of this principal's is idle; try again when a call ends`);
       this.#links.delete(idle.key);
       void idle.close();
     }
