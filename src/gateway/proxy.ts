@@ -368,7 +368,10 @@ class Proxy_ implements McpProxy {
 
   /** The upstream asks for input: the downstream request in progress on the same link answers. */
   async #relay(link: UpstreamLink, method: string, params: Json, signal: AbortSignal): Promise<Json> {
-    const ctx = [...link.inFlight].pop() as RequestContext | undefined;
+    const ctx = this.#target(link);
+    if (ctx === undefined && link.inFlight.size > 0) {
+      throw new McpError(method, ErrorCode.InternalError, `${method}: several downstream clients have calls in progress on this shared upstream process (spawn: "shared"), and nothing says which one asked; the gateway sends it to none`);
+    }
     if (ctx === undefined) throw new McpError(method, ErrorCode.InternalError, `${method}: the gateway has no downstream request in progress on this session to ask`);
     const ask = (c: RequestContext, key: string): Promise<unknown> => {
       const options = { key };
@@ -389,10 +392,23 @@ class Proxy_ implements McpProxy {
     if (method === 'notifications/resources/updated' && typeof params['uri'] === 'string') return this.#emit({ type: 'resource_updated', uri: params['uri'] });
     if (method === 'notifications/message') {
       // A log line goes to the request in progress on its link; one that comes between requests has nowhere to go.
-      const ctx = [...link.inFlight].pop() as RequestContext | undefined;
+      const ctx = this.#target(link);
       const level = params['level'];
       if (ctx !== undefined && typeof level === 'string') void ctx.log(level as LoggingLevel, params['data'], typeof params['logger'] === 'string' ? params['logger'] : undefined).catch(() => undefined);
     }
+  }
+
+  /**
+   * The downstream call a link's request for input or log line belongs to: the latest in progress.
+   * On a shared process only when every call in progress is one owner's: with two clients' calls
+   * the latest may not be the one that asked, and one client must never get another's.
+   */
+  #target(link: UpstreamLink): RequestContext | undefined {
+    const calls = [...link.inFlight] as RequestContext[];
+    const last = calls.at(-1);
+    if (last === undefined || !this.#pool.shared) return last;
+    const owner = (ctx: RequestContext): string => { const o = ownerOf(ctx); return o.sessionId !== undefined ? `s:${o.sessionId}` : `p:${o.principal ?? ''}`; };
+    return calls.every((ctx) => owner(ctx) === owner(last)) ? last : undefined;
   }
 
   #warn(message: string): void {

@@ -38,7 +38,7 @@ export interface UpstreamPoolOptions {
   relay: InputRelay;
   /** A notification from the upstream on this link (everything but progress, which follows its request). */
   onNotification: (link: UpstreamLink, method: string, params: Json) => void;
-  /** Links open at once (default 256); the least recently used idle one is closed to make room. */
+  /** Links open at once (default 256); a principal holds at most a quarter, and its own least recently used idle one is closed to make room. */
   maxLinks?: number;
   /** First restart delay after a stdio upstream exited, doubled per exit up to `maxRestartDelayMs` (default 100 / 5000 ms). */
   restartDelayMs?: number;
@@ -166,6 +166,8 @@ export class UpstreamPool {
   readonly #options: UpstreamPoolOptions;
   readonly #links = new Map<string, UpstreamLink>();
   #discover: DiscoverResult | undefined;
+  /** The one subscriptions/listen kept open on a 2026-07-28 upstream, so its list changes are heard. */
+  #listening: AbortController | undefined;
   #closed = false;
 
   constructor(options: UpstreamPoolOptions) {
@@ -191,9 +193,12 @@ export class UpstreamPool {
       return link;
     }
     const max = this.#options.maxLinks ?? 256;
-    if (this.#links.size >= max) {
-      const idle = [...this.#links.values()].find((l) => l.inFlight.size === 0);
-      if (idle === undefined) throw new UpstreamError(`upstream "${this.name}": ${max} downstream owners are using it at once (maxLinks)`);
+    // One principal holds at most a quarter of the links, and makes room among its own: one client
+    // never closes another's upstream session (its subscriptions, log level, process).
+    const own = [...this.#links.values()].filter((l) => l.owner.principal === owner.principal);
+    if (own.length >= Math.max(1, Math.floor(max / 4)) || this.#links.size >= max) {
+      const idle = own.find((l) => l.inFlight.size === 0);
+      if (idle === undefined) throw new UpstreamError(`upstream "${this.name}": ${this.#links.size >= max ? `${max} links are open (maxLinks)` : `this principal has ${own.length} links open, a quarter of maxLinks (${max})`} and none of this principal's is idle; try again when a call ends`);
       this.#links.delete(idle.key);
       void idle.close();
     }
@@ -222,6 +227,7 @@ export class UpstreamPool {
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.#listening?.abort();
     const links = [...this.#links.values()];
     this.#links.clear();
     await Promise.all(links.map((link) => link.close()));
@@ -235,7 +241,25 @@ export class UpstreamPool {
 
   /** @internal a 2026-07-28 upstream's discover result: the next link connects without a round trip */
   remember(client: Client): void {
-    if (client.era === 'modern' && client.discoverResult !== undefined) this.#discover = client.discoverResult;
+    if (client.era !== 'modern') return;
+    if (client.discoverResult !== undefined) this.#discover = client.discoverResult;
+    this.#listen(client);
+  }
+
+  /**
+   * A 2026-07-28 upstream tells of list changes only on a subscriptions/listen stream: one per
+   * upstream (list changes are the same for every owner), opened again by the next link to connect
+   * once it ended.
+   */
+  #listen(client: Client): void {
+    const caps = client.serverCapabilities;
+    const filter = { toolsListChanged: caps.tools?.listChanged === true, promptsListChanged: caps.prompts?.listChanged === true, resourcesListChanged: caps.resources?.listChanged === true };
+    if (this.#listening !== undefined || this.#closed || (!filter.toolsListChanged && !filter.promptsListChanged && !filter.resourcesListChanged)) return;
+    const controller = new AbortController();
+    this.#listening = controller;
+    void client.listen(filter, { signal: controller.signal }).catch(() => undefined).finally(() => {
+      if (this.#listening === controller) this.#listening = undefined;
+    });
   }
 
   /** @internal */

@@ -1,0 +1,56 @@
+/**
+ * The upstream link pool's bound (maxLinks): a principal holds at most a quarter of the links and
+ * makes room only among its own idle ones, so one downstream client opening sessions never
+ * closes another client's upstream session.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { UpstreamPool, UpstreamError, type LinkOwner } from '../../src/gateway/upstream.js';
+
+// Links are created, not connected: nothing here reaches the (unused) URL.
+const pool = (maxLinks: number): UpstreamPool =>
+  new UpstreamPool({ name: 'up', config: { url: 'http://127.0.0.1:9/mcp' }, maxLinks, relay: () => Promise.reject(new Error('unused')), onNotification: () => undefined });
+
+const session = (principal: string, n: number): LinkOwner => ({ sessionId: `${principal}-${n}`, principal });
+
+describe('maxLinks', () => {
+  it('a principal over its quarter closes its own least recently used idle link, never another principal\'s', () => {
+    const links = pool(8);
+    const bob = links.linkFor(session('bob', 0));
+    for (let i = 0; i < 5; i++) links.linkFor(session('alice', i));
+    const keys = links.links.map((l) => l.key);
+    expect(keys).toContain(bob.key);
+    expect(keys.filter((k) => k.startsWith('s:alice'))).toEqual(['s:alice-3', 's:alice-4']);
+  });
+
+  it('a principal whose links are all busy is refused with the reason; the others keep theirs', () => {
+    const links = pool(4);
+    links.linkFor(session('bob', 0)).inFlight.add({});
+    const alice = links.linkFor(session('alice', 0));
+    alice.inFlight.add({});
+    expect(() => links.linkFor(session('alice', 1))).toThrow(UpstreamError);
+    expect(() => links.linkFor(session('alice', 1))).toThrow(/a quarter of maxLinks \(4\).*none of this principal's is idle/);
+    alice.inFlight.clear();
+    expect(links.linkFor(session('alice', 1)).key).toBe('s:alice-1');
+    expect(links.links.map((l) => l.key).sort()).toEqual(['s:alice-1', 's:bob-0']);
+  });
+
+  it('any sequence of owners: the pool stays within maxLinks and nobody loses a link to another principal', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 16 }), fc.array(fc.tuple(fc.constantFrom('a', 'b', 'c', 'd', 'e'), fc.integer({ min: 0, max: 9 })), { maxLength: 80 }), (max, steps) => {
+        const links = pool(max);
+        for (const [principal, n] of steps) {
+          const before = links.links.filter((l) => l.owner.principal !== principal).map((l) => l.key);
+          try {
+            links.linkFor(session(principal, n));
+          } catch (error) {
+            expect(error).toBeInstanceOf(UpstreamError);
+          }
+          const after = new Set(links.links.map((l) => l.key));
+          for (const key of before) expect(after.has(key)).toBe(true);
+          expect(links.links.length).toBeLessThanOrEqual(max);
+        }
+      }),
+    );
+  });
+});
