@@ -32,6 +32,8 @@ try {
     // Dependencies and peers (express, fastify, hono, redis, jose, @opentelemetry/api) are the user's: never inlined.
     external: (id) => !id.startsWith('.') && !path.isAbsolute(id),
     logLevel: 'warn',
+    // What Rolldown picks anyway for the client group (includeDependenciesRecursively: false); said here so the build prints no warning.
+    preserveEntrySignatures: 'allow-extension',
     output: {
       dir: staging,
       format: 'esm',

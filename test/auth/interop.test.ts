@@ -10,7 +10,7 @@ import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@model
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as StreamableV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError as UnauthorizedV1 } from '@modelcontextprotocol/sdk/client/auth.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { McpServer } from '../../src/server/server.js';
 import { TestOAuthProvider } from './oauth-client.js';
 import { startProtected, type Fixture } from './support.js';
@@ -43,6 +43,10 @@ describe.each([
   ['2026-07-28', { mode: { pin: '2026-07-28' } } as const],
 ])('SDK v2 client (%s) with its OAuth client provider', (era, versionNegotiation) => {
   it('discovers from the 401, authorizes, calls, steps up on 403 and succeeds', async () => {
+    // The v2 SDK warns on the console that the test provider keeps no discovery state (SEP-2352):
+    // captured and asserted below, so the run does not print it.
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    closers.push(async () => warn.mockRestore());
     const { mcp, as } = await start();
     const provider = new TestOAuthProvider();
     const connect = async (): Promise<Client> => {
@@ -86,6 +90,8 @@ describe.each([
     expect(textOf(result)).toBe('scoped ok');
     expect(as.tokenRequests.at(-1)?.scope?.split(' ').sort()).toEqual(['mcp:read', 'mcp:write']);
     expect(textOf(await client.callTool({ name: 'whoami', arguments: {} }))).toMatch(/^user-1 with /);
+    expect(warn.mock.calls.map((args) => String(args[0]))).toEqual(expect.arrayContaining([expect.stringMatching(/^\[mcp-sdk\] OAuthClientProvider does not implement saveDiscoveryState/)]));
+    expect(warn.mock.calls.every((args) => /^\[mcp-sdk\] OAuthClientProvider does not implement saveDiscoveryState/.test(String(args[0])))).toBe(true);
   });
 });
 

@@ -2,7 +2,7 @@
 import { UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jwtVerifier } from '../../src/auth.js';
-import { answer, bearer, challengeParams, post, rpc, startProtected, type Fixture } from './support.js';
+import { answer, bearer, challengeParams, post, protectedServer, rpc, startProtected, type Fixture } from './support.js';
 
 let fixture: Fixture;
 beforeAll(async () => {
@@ -121,12 +121,18 @@ describe('the verified-token cache', () => {
 
 describe('when the authorization server cannot be reached', () => {
   it('answers 503 (not 401: the token may be fine) and recovers by itself', async () => {
-    const offline = await startProtected({ verify: jwtVerifier({ jwksUri: 'http://127.0.0.1:1/jwks', fetchTimeoutMs: 2_000 }) });
+    // The cause goes to the server's logger (asserted here, so it is not printed).
+    const logged: unknown[][] = [];
+    const server = protectedServer({ error: (...args: unknown[]) => void logged.push(args) });
+    const offline = await startProtected({ server, verify: jwtVerifier({ jwksUri: 'http://127.0.0.1:1/jwks', fetchTimeoutMs: 2_000 }) });
     try {
       const response = await post(offline.mcp.url, rpc(1, 'ping'), bearer(await offline.token()));
       expect(response.status).toBe(503);
       expect(response.headers.get('www-authenticate')).toBeNull();
       expect((await answer(response)).error.message).toMatch(/could not be verified right now/);
+      expect(logged).toHaveLength(1);
+      expect(String(logged[0]![0])).toMatch(/auth verifier failed/);
+      expect(String(logged[0]![1])).toMatch(/fetch failed/);
     } finally {
       await offline.close();
     }

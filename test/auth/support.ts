@@ -2,14 +2,14 @@
 import { jwtVerifier } from '../../src/auth.js';
 import type { AuthOptions } from '../../src/transports/http/auth/types.js';
 import { listen, type ListenOptions, type McpHttpListener } from '../../src/http.js';
-import { McpServer } from '../../src/server/server.js';
+import { McpServer, type McpServerConfig } from '../../src/server/server.js';
 import { startAuthServer, type TestAuthServer } from './as.js';
 
 export { post, postHeaders, readEvents, rpc, initializeBody, PROTOCOL, messages } from '../transports/http/support.js';
 
 /** Tools with and without scopes; `whoami` shows what handlers see. */
-export function protectedServer(): McpServer {
-  const server = new McpServer({ name: 'auth-test', version: '1.0.0' });
+export function protectedServer(logger?: McpServerConfig['logger']): McpServer {
+  const server = new McpServer({ name: 'auth-test', version: '1.0.0', ...(logger === undefined ? {} : { logger }) });
   server.tool('whoami', { description: 'Who is calling' }, (_args, ctx) => ({
     content: [{ type: 'text', text: JSON.stringify({ auth: ctx.auth, authInfo: ctx.authInfo, hasWrite: ctx.auth?.hasScopes('files:write') ?? false }) }],
   }));
