@@ -64,6 +64,7 @@ export async function applyCredentials(
   security: readonly Record<string, readonly string[]>[] | undefined,
   credentials: Record<string, OpenApiCredential>,
   schemes: Record<string, Scheme>,
+  _signal?: AbortSignal,
 ): Promise<Applied> {
   const out: Applied = { headers: {}, query: [], cookies: [] };
   if (security === undefined) return out;

@@ -7,6 +7,7 @@
 import type { Exchange } from './http.js';
 
 export const ERROR_EXCERPT = 2000;
+const decoder = new TextDecoder();
 
 type Content = Record<string, unknown>;
 export interface ToolResult {
@@ -29,7 +30,7 @@ export function toResult(exchange: Exchange, output: 'object' | 'wrapped' | unde
   const { status, contentType, bytes } = exchange;
   const type = contentType.split(';')[0]!.trim().toLowerCase();
   if (status < 200 || status > 299) {
-    const text = new TextDecoder().decode(bytes.subarray(0, ERROR_EXCERPT * 4));
+    const text = decoder.decode(bytes.subarray(0, ERROR_EXCERPT * 4));
     const excerpt = text.length > ERROR_EXCERPT ? `${text.slice(0, ERROR_EXCERPT)}… (${bytes.length} bytes in all)` : text;
     return { isError: true, content: [{ type: 'text', text: `HTTP ${status}${exchange.statusText === '' ? '' : ` ${exchange.statusText}`}${excerpt === '' ? '' : `: ${excerpt}`}` }] };
   }
@@ -38,7 +39,7 @@ export function toResult(exchange: Exchange, output: 'object' | 'wrapped' | unde
     return { content: [{ type: 'text', text: `HTTP ${status}${exchange.statusText === '' ? '' : ` ${exchange.statusText}`}` }] };
   }
   if (isJson(type) || (type === '' && output !== undefined)) {
-    const text = new TextDecoder().decode(bytes);
+    const text = decoder.decode(bytes);
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -54,7 +55,7 @@ export function toResult(exchange: Exchange, output: 'object' | 'wrapped' | unde
     return { content };
   }
   if (output !== undefined) return { isError: true, content: [{ type: 'text', text: `HTTP ${status} answered ${type || 'no content type'}, where the API's description promises JSON` }] };
-  if (TEXTUAL.test(type)) return { content: [{ type: 'text', text: new TextDecoder().decode(bytes) }] };
+  if (TEXTUAL.test(type)) return { content: [{ type: 'text', text: decoder.decode(bytes) }] };
   if (type.startsWith('image/')) return { content: [{ type: 'image', data: base64(bytes), mimeType: type }] };
   if (type.startsWith('audio/')) return { content: [{ type: 'audio', data: base64(bytes), mimeType: type }] };
   return { content: [{ type: 'resource', resource: { uri: exchange.url, mimeType: type || 'application/octet-stream', blob: base64(bytes) } }] };

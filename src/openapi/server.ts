@@ -45,8 +45,9 @@ export function registerTool(server: McpServer, tool: OpenApiTool): void {
       input: lazyJsonSchema(tool.inputSchema),
       ...(tool.outputSchema !== undefined && { output: lazyJsonSchema(tool.outputSchema) }),
       annotations: tool.annotations,
+      timeoutMs: tool.timeoutMs,
     },
-    (args, ctx) => tool.call(args, { signal: ctx.signal }) as unknown as Promise<McpToolResult>,
+    (args, ctx) => tool.call(args, { signal: ctx.signal, timedBySignal: true }) as unknown as Promise<McpToolResult>,
   );
 }
 

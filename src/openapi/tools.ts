@@ -67,6 +67,11 @@ const OVERRIDE_KEYS = keysOf<OpenApiOverride>({ name: true, title: true, descrip
 /** What a call may carry: the MCP request's cancellation. */
 export interface OpenApiCallContext {
   readonly signal?: AbortSignal;
+  /**
+   * The caller aborts `signal` after the tool's `timeoutMs` itself (a server that registered the
+   * tool with that timeout does), so no timer of its own is set for the request.
+   */
+  readonly timedBySignal?: boolean;
 }
 
 export interface OpenApiTool {
@@ -77,6 +82,8 @@ export interface OpenApiTool {
   readonly outputSchema?: Record<string, unknown>;
   readonly annotations: OpenApiToolAnnotations;
   readonly operation: OpenApiOperation;
+  /** The per-request timeout (`timeoutMs`), for a server to enforce through the call's signal. */
+  readonly timeoutMs: number;
   /** Sends the request for these (already validated) arguments; never rejects: failures are `isError` results. */
   call(args: Record<string, unknown>, ctx?: OpenApiCallContext): Promise<ToolResult>;
 }
@@ -162,8 +169,7 @@ export function openApiTools(doc: OpenApiDocument, options: OpenApiToolOptions):
   const schemes = securitySchemes(doc.root);
   const credentials = options.credentials ?? {};
   checkCredentials(credentials, schemes);
-  const fixedHeaders = new Headers(options.headers ?? {});
-  if (!fixedHeaders.has('accept')) fixedHeaders.set('accept', 'application/json, */*;q=0.5');
+  const fixedHeaders = fixedHeadersOf(options.headers ?? {});
   const overrides = options.overrides ?? {};
   for (const [key, o] of Object.entries(overrides)) refuseUnknownKeys(o, OVERRIDE_KEYS, `overrides[${JSON.stringify(key)}]`, (m) => new OpenApiError(m));
 
@@ -190,6 +196,7 @@ export function openApiTools(doc: OpenApiDocument, options: OpenApiToolOptions):
     names.add(name);
   }
 
+  const setup: CallSetup = { base, basePath, settings, fixedHeaders, credentials, hasCredentials: Object.keys(credentials).length > 0, schemes };
   const converter = new SchemaConverter(doc.root, doc.version);
   return kept.map(({ op, name, override }) => {
     const plan = planInput(op, converter);
@@ -197,7 +204,7 @@ export function openApiTools(doc: OpenApiDocument, options: OpenApiToolOptions):
     const title = override?.title ?? op.summary;
     const description = override?.description ?? ([op.summary, op.description].filter((s) => s !== undefined && s !== '').join('\n\n') || undefined);
     const call = (args: Record<string, unknown>, ctx?: OpenApiCallContext): Promise<ToolResult> =>
-      callOperation(op, plan, output?.mode, args, { base, basePath, settings, fixedHeaders, credentials, schemes }, ctx?.signal).catch((error: unknown) => ({
+      callOperation(op, plan, output?.mode, args, setup, ctx?.signal, ctx?.timedBySignal === true).catch((error: unknown) => ({
         isError: true,
         content: [{ type: 'text', text: error instanceof UpstreamRefusal || error instanceof TypeError ? error.message : `request failed: ${String((error as Error)?.message ?? error)}` }],
       }));
@@ -209,17 +216,27 @@ export function openApiTools(doc: OpenApiDocument, options: OpenApiToolOptions):
       ...(output !== undefined && { outputSchema: output.schema }),
       annotations: { ...annotationsFor(op.method), ...override?.annotations },
       operation: op,
+      timeoutMs: settings.timeoutMs,
       call,
     };
   });
+}
+
+/** Fixed headers by lower-case name, `accept` defaulted; a plain record is copied per call far cheaper than a Headers. */
+function fixedHeadersOf(given: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of new Headers(given)) out[name] = value; // Headers checks names and values once, here
+  out['accept'] ??= 'application/json, */*;q=0.5';
+  return out;
 }
 
 interface CallSetup {
   readonly base: URL;
   readonly basePath: string;
   readonly settings: SendSettings;
-  readonly fixedHeaders: Headers;
+  readonly fixedHeaders: Readonly<Record<string, string>>;
   readonly credentials: Readonly<Record<string, OpenApiCredential>>;
+  readonly hasCredentials: boolean;
   readonly schemes: ReturnType<typeof securitySchemes>;
 }
 
@@ -230,11 +247,19 @@ function fromBase64(text: string): Uint8Array<ArrayBuffer> {
   return out;
 }
 
-async function callOperation(op: OpenApiOperation, plan: InputPlan, output: 'object' | 'wrapped' | undefined, args: Record<string, unknown>, setup: CallSetup, signal?: AbortSignal): Promise<ToolResult> {
+async function callOperation(
+  op: OpenApiOperation,
+  plan: InputPlan,
+  output: 'object' | 'wrapped' | undefined,
+  args: Record<string, unknown>,
+  setup: CallSetup,
+  signal: AbortSignal | undefined,
+  timedBySignal: boolean,
+): Promise<ToolResult> {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new UpstreamRefusal('the arguments must be an object');
   let path = op.path;
   const query: string[] = [];
-  const headers = new Headers(setup.fixedHeaders);
+  const headers: Record<string, string> = { ...setup.fixedHeaders };
   const cookies: string[] = [];
   const bodyFields: Record<string, unknown> = {};
   let body: unknown;
@@ -257,7 +282,7 @@ async function callOperation(op: OpenApiOperation, plan: InputPlan, output: 'obj
         query.push(...queryPairs(b.parameter!, value));
         break;
       case 'header':
-        headers.set(b.name, headerValue(b.parameter!, value));
+        headers[b.name.toLowerCase()] = headerValue(b.parameter!, value);
         break;
       case 'cookie':
         cookies.push(...cookiePairs(b.parameter!, value));
@@ -272,11 +297,13 @@ async function callOperation(op: OpenApiOperation, plan: InputPlan, output: 'obj
         break;
     }
   }
-  const applied = await applyCredentials(op.security, setup.credentials, setup.schemes);
-  query.push(...applied.query);
-  cookies.push(...applied.cookies);
-  for (const [k, v] of Object.entries(applied.headers)) headers.set(k, v);
-  if (cookies.length > 0) headers.set('cookie', cookies.join('; '));
+  if (setup.hasCredentials) {
+    const applied = await applyCredentials(op.security, setup.credentials, setup.schemes, signal);
+    query.push(...applied.query);
+    cookies.push(...applied.cookies);
+    for (const k of Object.keys(applied.headers)) headers[k] = applied.headers[k]!;
+  }
+  if (cookies.length > 0) headers['cookie'] = cookies.join('; ');
 
   let payload: RequestBody | undefined;
   const spec = plan.body;
@@ -285,11 +312,11 @@ async function callOperation(op: OpenApiOperation, plan: InputPlan, output: 'obj
     switch (spec.kind) {
       case 'json':
         payload = JSON.stringify(value ?? {});
-        headers.set('content-type', spec.contentType);
+        headers['content-type'] = spec.contentType;
         break;
       case 'form':
         payload = formBody(typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : { body: value });
-        headers.set('content-type', spec.contentType);
+        headers['content-type'] = spec.contentType;
         break;
       case 'multipart': {
         const form = new FormData();
@@ -304,16 +331,16 @@ async function callOperation(op: OpenApiOperation, plan: InputPlan, output: 'obj
       }
       case 'text':
         payload = typeof value === 'string' ? value : JSON.stringify(value);
-        headers.set('content-type', spec.contentType);
+        headers['content-type'] = spec.contentType;
         break;
       case 'binary':
         payload = fromBase64(typeof value === 'string' ? value : '');
-        headers.set('content-type', spec.contentType);
+        headers['content-type'] = spec.contentType;
         break;
     }
   }
-  const url = new URL(`${setup.base.origin}${setup.basePath}${path}${query.length > 0 ? `?${query.join('&')}` : ''}`);
-  const exchange = await send(url, { method: op.method.toUpperCase(), headers, ...(payload !== undefined && { body: payload }) }, setup.settings, signal);
+  const url = `${setup.base.origin}${setup.basePath}${path}${query.length > 0 ? `?${query.join('&')}` : ''}`;
+  const exchange = await send(url, { method: op.method.toUpperCase(), headers, ...(payload !== undefined && { body: payload }) }, setup.settings, signal, timedBySignal);
   return toResult(exchange, output);
 }
 
