@@ -14,6 +14,38 @@ export interface ToolResult {
   content: Content[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+/** The `_meta` key of a result that came from the API: `{ status, headers }`. */
+export const RESPONSE_META = 'mcpkit.openapi/response';
+
+/**
+ * Response headers surfaced by default: the ones an agent acts on (pagination, rate limits,
+ * where a created thing is, caching). Everything else (cookies above all) stays out.
+ */
+export const DEFAULT_RESPONSE_HEADERS: readonly string[] = [
+  'content-type', 'location', 'link', 'etag', 'last-modified', 'retry-after',
+  'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'ratelimit', 'ratelimit-policy',
+];
+export const MAX_RESPONSE_HEADER_NAMES = 32;
+/** Each surfaced value is cut at this many characters, and all of them together at MAX_RESPONSE_HEADER_CHARS. */
+export const MAX_RESPONSE_HEADER_VALUE = 2048;
+export const MAX_RESPONSE_HEADER_CHARS = 8192;
+
+/** The listed headers of a response, bounded: a value past its cap is cut (marked with …), the rest once the total cap is reached left out. */
+export function surfacedHeaders(headers: Headers, names: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  let total = 0;
+  for (const name of names) {
+    const value = headers.get(name);
+    if (value === null) continue;
+    const kept = value.length > MAX_RESPONSE_HEADER_VALUE ? `${value.slice(0, MAX_RESPONSE_HEADER_VALUE)}…` : value;
+    if (total + name.length + kept.length > MAX_RESPONSE_HEADER_CHARS) break;
+    total += name.length + kept.length;
+    out[name] = kept;
+  }
+  return out;
 }
 
 const TEXTUAL = /^(text\/|application\/(json|[\w.+-]*\+json|xml|[\w.+-]*\+xml|yaml|x-yaml|javascript|x-www-form-urlencoded|graphql|problem\+json))/i;
@@ -26,7 +58,14 @@ function base64(bytes: Uint8Array): string {
 
 const isJson = (type: string): boolean => /^application\/(json|[\w.+-]*\+json)\b/i.test(type);
 
-export function toResult(exchange: Exchange, output: 'object' | 'wrapped' | undefined): ToolResult {
+/** The result for an exchange, with its status and surfaced headers under `_meta` when `headerNames` is given. */
+export function toResult(exchange: Exchange, output: 'object' | 'wrapped' | undefined, headerNames?: readonly string[]): ToolResult {
+  const result = bodyResult(exchange, output);
+  if (headerNames !== undefined) result._meta = { [RESPONSE_META]: { status: exchange.status, headers: surfacedHeaders(exchange.headers, headerNames) } };
+  return result;
+}
+
+function bodyResult(exchange: Exchange, output: 'object' | 'wrapped' | undefined): ToolResult {
   const { status, contentType, bytes } = exchange;
   const type = contentType.split(';')[0]!.trim().toLowerCase();
   if (status < 200 || status > 299) {

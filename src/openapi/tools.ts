@@ -3,14 +3,14 @@
  * definitions `{ name, title, description, inputSchema, outputSchema, annotations, call }`.
  * server.ts registers them on an McpServer; a composition provider can serve them as they are.
  */
-import { applyCredentials, checkCredentials, securitySchemes, type OpenApiCredential } from './credentials.js';
+import { applyCredentials, checkCredentials, securitySchemes, type Applied, type OpenApiCredential, type TokenSources } from './credentials.js';
 import { OpenApiError } from './errors.js';
 import { send, UpstreamRefusal, type RequestBody, type SendSettings } from './http.js';
 import { planInput, type InputPlan } from './input.js';
 import type { OpenApiDocument } from './load.js';
 import { assignNames, isValidToolName, wantedName } from './names.js';
 import { listOperations, matches, type OpenApiOperation, type OperationFilter } from './operations.js';
-import { toResult, type ToolResult } from './response.js';
+import { DEFAULT_RESPONSE_HEADERS, MAX_RESPONSE_HEADER_NAMES, toResult, type ToolResult } from './response.js';
 import { SchemaConverter, type JsonSchema } from './schema.js';
 import { cookiePairs, formBody, headerValue, pathValue, queryPairs } from './serialize.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
@@ -56,11 +56,18 @@ export interface OpenApiToolOptions {
   readonly outputSchemas?: boolean;
   /** The fetch used for requests (default: the global fetch). */
   readonly fetch?: typeof fetch;
+  /**
+   * Response headers put in each result's `_meta["mcpkit.openapi/response"].headers`, next to the
+   * status (default: DEFAULT_RESPONSE_HEADERS — pagination, rate limits, location, caching);
+   * `false` leaves `_meta` out. At most 32 names; values bounded (2 KiB each, 8 KiB in all).
+   */
+  readonly responseHeaders?: readonly string[] | false;
 }
 
 export const TOOL_OPTION_KEYS = keysOf<OpenApiToolOptions>({
   baseUrl: true, include: true, exclude: true, overrides: true, credentials: true, headers: true,
   timeoutMs: true, maxResponseBytes: true, maxRedirects: true, outputSchemas: true, fetch: true,
+  responseHeaders: true,
 });
 const OVERRIDE_KEYS = keysOf<OpenApiOverride>({ name: true, title: true, description: true, annotations: true, exclude: true });
 
@@ -168,8 +175,9 @@ export function openApiTools(doc: OpenApiDocument, options: OpenApiToolOptions):
   const basePath = base.pathname.replace(/\/+$/, '');
   const schemes = securitySchemes(doc.root);
   const credentials = options.credentials ?? {};
-  checkCredentials(credentials, schemes);
+  const tokenSources = checkCredentials(credentials, schemes, { base, fetch: settings.fetch, timeoutMs: settings.timeoutMs });
   const fixedHeaders = fixedHeadersOf(options.headers ?? {});
+  const responseHeaders = responseHeadersOf(options.responseHeaders);
   const overrides = options.overrides ?? {};
   for (const [key, o] of Object.entries(overrides)) refuseUnknownKeys(o, OVERRIDE_KEYS, `overrides[${JSON.stringify(key)}]`, (m) => new OpenApiError(m));
 
@@ -196,7 +204,7 @@ export function openApiTools(doc: OpenApiDocument, options: OpenApiToolOptions):
     names.add(name);
   }
 
-  const setup: CallSetup = { base, basePath, settings, fixedHeaders, credentials, hasCredentials: Object.keys(credentials).length > 0, schemes };
+  const setup: CallSetup = { base, basePath, settings, fixedHeaders, credentials, hasCredentials: Object.keys(credentials).length > 0, schemes, tokenSources, responseHeaders };
   const converter = new SchemaConverter(doc.root, doc.version);
   return kept.map(({ op, name, override }) => {
     const plan = planInput(op, converter);
@@ -230,6 +238,17 @@ function fixedHeadersOf(given: Readonly<Record<string, string>>): Record<string,
   return out;
 }
 
+function responseHeadersOf(given: readonly string[] | false | undefined): readonly string[] | undefined {
+  if (given === false) return undefined;
+  if (given === undefined) return DEFAULT_RESPONSE_HEADERS;
+  if (!Array.isArray(given) || given.length > MAX_RESPONSE_HEADER_NAMES) throw new OpenApiError(`responseHeaders must be false or an array of at most ${MAX_RESPONSE_HEADER_NAMES} header names`);
+  const names = given.map((name: unknown) => {
+    if (typeof name !== 'string' || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/.test(name)) throw new OpenApiError(`responseHeaders: ${JSON.stringify(name)} is not a header name`);
+    return name.toLowerCase();
+  });
+  return [...new Set(names)];
+}
+
 interface CallSetup {
   readonly base: URL;
   readonly basePath: string;
@@ -237,6 +256,8 @@ interface CallSetup {
   readonly fixedHeaders: Readonly<Record<string, string>>;
   readonly credentials: Readonly<Record<string, OpenApiCredential>>;
   readonly hasCredentials: boolean;
+  readonly tokenSources: TokenSources;
+  readonly responseHeaders: readonly string[] | undefined;
   readonly schemes: ReturnType<typeof securitySchemes>;
 }
 
@@ -297,8 +318,9 @@ async function callOperation(
         break;
     }
   }
+  let applied: Applied | undefined;
   if (setup.hasCredentials) {
-    const applied = await applyCredentials(op.security, setup.credentials, setup.schemes, signal);
+    applied = await applyCredentials(op.security, setup.credentials, setup.schemes, setup.tokenSources, signal);
     query.push(...applied.query);
     cookies.push(...applied.cookies);
     for (const k of Object.keys(applied.headers)) headers[k] = applied.headers[k]!;
@@ -341,7 +363,9 @@ async function callOperation(
   }
   const url = `${setup.base.origin}${setup.basePath}${path}${query.length > 0 ? `?${query.join('&')}` : ''}`;
   const exchange = await send(url, { method: op.method.toUpperCase(), headers, ...(payload !== undefined && { body: payload }) }, setup.settings, signal, timedBySignal);
-  return toResult(exchange, output);
+  // A token the API no longer takes (revoked, rotated keys) is not used again: the next call asks for a new one.
+  if (exchange.status === 401 && applied !== undefined) for (const { source, token } of applied.tokens) source.invalidate(token);
+  return toResult(exchange, output, setup.responseHeaders);
 }
 
 export type { ToolResult } from './response.js';
