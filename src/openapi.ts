@@ -12,6 +12,7 @@ export {
   DEFAULT_MAX_REDIRECTS,
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_TIMEOUT_MS,
+  openApiRoutes,
   openApiTools,
   type OpenApiCallContext,
   type OpenApiOverride,
@@ -21,5 +22,6 @@ export {
   type ToolResult as OpenApiToolResult,
 } from './openapi/tools.js';
 export { DEFAULT_RESPONSE_HEADERS, RESPONSE_META as OPENAPI_RESPONSE_META } from './openapi/response.js';
+export type { OpenApiReadContext, OpenApiResource, OpenApiResourceContent, OpenApiResourceTemplate, OpenApiRoute, OpenApiRoutes } from './openapi/resources.js';
 export { addOpenApiTools, type OpenApiOptions } from './openapi/server.js';
 export { openApiProvider } from './openapi/provider.js';

@@ -5,12 +5,13 @@
  */
 import { applyCredentials, checkCredentials, securitySchemes, type Applied, type OpenApiCredential, type TokenSources } from './credentials.js';
 import { OpenApiError } from './errors.js';
-import { send, UpstreamRefusal, type RequestBody, type SendSettings } from './http.js';
+import { send, UpstreamRefusal, type Exchange, type RequestBody, type SendSettings } from './http.js';
 import { planInput, type InputPlan } from './input.js';
 import type { OpenApiDocument } from './load.js';
 import { assignNames, isValidToolName, wantedName } from './names.js';
 import { listOperations, matches, type OpenApiOperation, type OperationFilter } from './operations.js';
 import { DEFAULT_RESPONSE_HEADERS, MAX_RESPONSE_HEADER_NAMES, toResult, type ToolResult } from './response.js';
+import { resourceFor, routerOf, templateFor, type OpenApiResource, type OpenApiResourceTemplate, type OpenApiRoutes } from './resources.js';
 import { SchemaConverter, type JsonSchema } from './schema.js';
 import { cookiePairs, formBody, headerValue, pathValue, queryPairs } from './serialize.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
@@ -57,6 +58,13 @@ export interface OpenApiToolOptions {
   /** The fetch used for requests (default: the global fetch). */
   readonly fetch?: typeof fetch;
   /**
+   * Which operations become resources instead of tools (default `"tools"`: every operation is a
+   * tool). `"resources"`: a GET without parameters or body is a resource and a GET whose only
+   * parameters are path parameters is a resource template, at the operation's URL. A function
+   * decides per operation, given what `"resources"` would choose; it may only narrow that choice.
+   */
+  readonly routes?: OpenApiRoutes;
+  /**
    * Response headers put in each result's `_meta["mcpkit.openapi/response"].headers`, next to the
    * status (default: DEFAULT_RESPONSE_HEADERS — pagination, rate limits, location, caching);
    * `false` leaves `_meta` out. At most 32 names; values bounded (2 KiB each, 8 KiB in all).
@@ -67,7 +75,7 @@ export interface OpenApiToolOptions {
 export const TOOL_OPTION_KEYS = keysOf<OpenApiToolOptions>({
   baseUrl: true, include: true, exclude: true, overrides: true, credentials: true, headers: true,
   timeoutMs: true, maxResponseBytes: true, maxRedirects: true, outputSchemas: true, fetch: true,
-  responseHeaders: true,
+  responseHeaders: true, routes: true,
 });
 const OVERRIDE_KEYS = keysOf<OpenApiOverride>({ name: true, title: true, description: true, annotations: true, exclude: true });
 
@@ -161,8 +169,16 @@ function outputFor(op: OpenApiOperation, converter: SchemaConverter): { schema: 
   return { schema: converter.withDefs(wrapped, uses) as Record<string, unknown>, mode: 'wrapped' };
 }
 
-/** The tools for a loaded document; every kept operation is converted here (errors name the operation). */
+/**
+ * The tools for a loaded document; every kept operation is converted here (errors name the
+ * operation). With `routes`, operations routed to resources are not among them: see openApiRoutes.
+ */
 export function openApiTools(doc: OpenApiDocument, options: OpenApiToolOptions): OpenApiTool[] {
+  return openApiRoutes(doc, options).tools;
+}
+
+/** Every kept operation as what `routes` makes it: a tool, a resource or a resource template. */
+export function openApiRoutes(doc: OpenApiDocument, options: OpenApiToolOptions): { tools: OpenApiTool[]; resources: OpenApiResource[]; templates: OpenApiResourceTemplate[] } {
   refuseUnknownKeys(options, TOOL_OPTION_KEYS, 'openApiTools() options', (m) => new OpenApiError(m));
   const base = baseOf(options.baseUrl);
   const settings: SendSettings = {
@@ -206,17 +222,29 @@ export function openApiTools(doc: OpenApiDocument, options: OpenApiToolOptions):
 
   const setup: CallSetup = { base, basePath, settings, fixedHeaders, credentials, hasCredentials: Object.keys(credentials).length > 0, schemes, tokenSources, responseHeaders };
   const converter = new SchemaConverter(doc.root, doc.version);
-  return kept.map(({ op, name, override }) => {
-    const plan = planInput(op, converter);
-    const output = options.outputSchemas === false ? undefined : outputFor(op, converter);
+  const resources: OpenApiResource[] = [];
+  const templates: OpenApiResourceTemplate[] = [];
+  const route = routerOf(options.routes);
+  const tools = kept.flatMap(({ op, name, override }): OpenApiTool[] => {
     const title = override?.title ?? op.summary;
     const description = override?.description ?? ([op.summary, op.description].filter((s) => s !== undefined && s !== '').join('\n\n') || undefined);
+    const chosen = route(op, name);
+    if (chosen !== 'tool') {
+      const plan = planInput(op, converter);
+      const read = (args: Record<string, unknown>, signal: AbortSignal | undefined, timedBySignal: boolean): Promise<Exchange> => exchangeFor(op, plan, args, setup, signal, timedBySignal);
+      const described = { name, ...(title !== undefined && { title }), ...(description !== undefined && { description }) };
+      if (chosen === 'resource') resources.push(resourceFor(op, described, `${base.origin}${basePath}${op.path}`, read));
+      else templates.push(templateFor(op, described, `${base.origin}${basePath}${op.path}`, read));
+      return [];
+    }
+    const plan = planInput(op, converter);
+    const output = options.outputSchemas === false ? undefined : outputFor(op, converter);
     const call = (args: Record<string, unknown>, ctx?: OpenApiCallContext): Promise<ToolResult> =>
       callOperation(op, plan, output?.mode, args, setup, ctx?.signal, ctx?.timedBySignal === true).catch((error: unknown) => ({
         isError: true,
         content: [{ type: 'text', text: error instanceof UpstreamRefusal || error instanceof TypeError ? error.message : `request failed: ${String((error as Error)?.message ?? error)}` }],
       }));
-    return {
+    return [{
       name,
       ...(title !== undefined && { title }),
       ...(description !== undefined && { description }),
@@ -226,8 +254,9 @@ export function openApiTools(doc: OpenApiDocument, options: OpenApiToolOptions):
       operation: op,
       timeoutMs: settings.timeoutMs,
       call,
-    };
+    }];
   });
+  return { tools, resources, templates };
 }
 
 /** Fixed headers by lower-case name, `accept` defaulted; a plain record is copied per call far cheaper than a Headers. */
@@ -249,7 +278,7 @@ function responseHeadersOf(given: readonly string[] | false | undefined): readon
   return [...new Set(names)];
 }
 
-interface CallSetup {
+export interface CallSetup {
   readonly base: URL;
   readonly basePath: string;
   readonly settings: SendSettings;
@@ -277,6 +306,18 @@ async function callOperation(
   signal: AbortSignal | undefined,
   timedBySignal: boolean,
 ): Promise<ToolResult> {
+  return toResult(await exchangeFor(op, plan, args, setup, signal, timedBySignal), output, setup.responseHeaders);
+}
+
+/** Builds and sends the request of `op` for `args`: what tools and resources share. */
+export async function exchangeFor(
+  op: OpenApiOperation,
+  plan: InputPlan,
+  args: Record<string, unknown>,
+  setup: CallSetup,
+  signal: AbortSignal | undefined,
+  timedBySignal: boolean,
+): Promise<Exchange> {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new UpstreamRefusal('the arguments must be an object');
   let path = op.path;
   const query: string[] = [];
@@ -365,7 +406,7 @@ async function callOperation(
   const exchange = await send(url, { method: op.method.toUpperCase(), headers, ...(payload !== undefined && { body: payload }) }, setup.settings, signal, timedBySignal);
   // A token the API no longer takes (revoked, rotated keys) is not used again: the next call asks for a new one.
   if (exchange.status === 401 && applied !== undefined) for (const { source, token } of applied.tokens) source.invalidate(token);
-  return toResult(exchange, output, setup.responseHeaders);
+  return exchange;
 }
 
 export type { ToolResult } from './response.js';
