@@ -6,7 +6,7 @@
 import { ToolInputError } from '../errors/classes.js';
 import type { RequestContext } from '../protocol/request/context.js';
 import type { McpProvider, McpResourceMatch } from '../registries/provider.js';
-import type { McpResource, McpResourceTemplate, McpTool, McpToolResult } from '../registries/types.js';
+import type { McpResource, McpTool, McpToolResult } from '../registries/types.js';
 import { UriTemplate } from '../registries/uri-template.js';
 import { compileSchema, type CompiledSchema } from '../schema/index.js';
 import { loadOpenApiDocument, type OpenApiDocument, type OpenApiSource } from './load.js';
@@ -52,7 +52,7 @@ export async function openApiProvider(source: OpenApiSource | OpenApiDocument, o
   const byUri = new Map(resources.map((r) => [r.uri, r]));
   const templates = routes.templates.map((t) => ({
     matcher: new UriTemplate(t.uriTemplate),
-    template: Object.freeze({ ...described(t), uriTemplate: t.uriTemplate, read: (uri: string, variables: Record<string, string | string[]>, ctx: RequestContext) => t.read(uri, variables, { signal: ctx.signal }) }) as McpResourceTemplate<RequestContext>,
+    template: Object.freeze({ ...described(t), uriTemplate: t.uriTemplate, read: (uri: string, variables: Record<string, string | string[]>, ctx: RequestContext) => t.read(uri, variables, { signal: ctx.signal }) }),
   }));
   const templateList = Object.freeze(templates.map((t) => t.template));
   const info = doc.root['info'] as { title?: unknown } | undefined;

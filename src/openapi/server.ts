@@ -36,7 +36,7 @@ export async function addOpenApiTools(server: McpServer, source: OpenApiSource |
   for (const tool of tools) registerTool(server, tool);
   // With `routes`: the GET operations routed to resources and templates.
   for (const r of resources) server.resource(r.uri, described(r), (ctx) => r.read({ signal: ctx.signal }));
-  for (const t of templates) server.resourceTemplate(t.uriTemplate, described(t), (uri, variables, ctx) => t.read(uri, variables as Record<string, string | string[]>, { signal: ctx.signal }));
+  for (const t of templates) server.resourceTemplate(t.uriTemplate, described(t), (uri, variables, ctx) => t.read(uri, variables, { signal: ctx.signal }));
   return tools;
 }
 
