@@ -41,7 +41,7 @@ describe('routes: "resources" served by addOpenApiTools', () => {
       ['count', `${backend.url}/count`, 'application/json'],
     ]);
     const templates = (await client.listResourceTemplates()).resourceTemplates;
-    expect(templates.map((t) => [t.name, t.uriTemplate, t.mimeType])).toEqual([
+    expect(templates.map((t) => [t['name'], t.uriTemplate, t['mimeType']])).toEqual([
       ['getPhoto', `${backend.url}/pets/{petId}/photo`, 'image/png'],
       ['files_get_by_name', `${backend.url}/files/{name}`, 'application/octet-stream'],
     ]);
