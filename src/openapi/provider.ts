@@ -29,12 +29,13 @@ function providerTool(tool: OpenApiTool): McpTool<never, RequestContext> {
     inputSchema: tool.inputSchema,
     ...(tool.outputSchema !== undefined && { outputSchema: tool.outputSchema }),
     annotations: tool.annotations,
+    // The server enforces it too, but a wrapper in a composition may drop the field: the call keeps its own timer.
     timeoutMs: tool.timeoutMs,
     execute: async (raw: never, ctx: RequestContext) => {
       input ??= compileSchema(tool.inputSchema);
       const checked = await input.validate(raw ?? {});
       if (!checked.ok) throw new ToolInputError(checked.message);
-      return (await tool.call(checked.value as Record<string, unknown>, { signal: ctx.signal, timedBySignal: true })) as unknown as McpToolResult;
+      return (await tool.call(checked.value as Record<string, unknown>, { signal: ctx.signal })) as unknown as McpToolResult;
     },
   };
 }
