@@ -4,7 +4,7 @@ import type { McpServer } from '../server/server.js';
 import { OpenApiError } from './errors.js';
 import { lazyJsonSchema } from './lazy-schema.js';
 import { loadOpenApiDocument, type LoadOptions, type OpenApiDocument, type OpenApiSource } from './load.js';
-import { openApiTools, TOOL_OPTION_KEYS, type OpenApiTool, type OpenApiToolOptions } from './tools.js';
+import { openApiRoutes, TOOL_OPTION_KEYS, type OpenApiTool, type OpenApiToolOptions } from './tools.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 
 export interface OpenApiOptions extends OpenApiToolOptions, Pick<LoadOptions, 'maxDocumentBytes'> {}
@@ -26,14 +26,22 @@ export function splitOptions(options: OpenApiOptions): { load: LoadOptions; tool
 
 /**
  * Loads `source` (a document object, JSON/YAML text, a file path or a URL) and registers one
- * tool per kept operation on `server`. Returns the tools, in document order.
+ * tool per kept operation on `server` (with `routes`, some GETs as resources and resource
+ * templates instead). Returns the tools, in document order.
  */
 export async function addOpenApiTools(server: McpServer, source: OpenApiSource | OpenApiDocument, options: OpenApiOptions): Promise<OpenApiTool[]> {
   const { load, tools: toolOptions } = splitOptions(options);
   const doc = isLoaded(source) ? source : await loadOpenApiDocument(source, load);
-  const tools = openApiTools(doc, toolOptions);
+  const { tools, resources, templates } = openApiRoutes(doc, toolOptions);
   for (const tool of tools) registerTool(server, tool);
+  // With `routes`: the GET operations routed to resources and templates.
+  for (const r of resources) server.resource(r.uri, described(r), (ctx) => r.read({ signal: ctx.signal }));
+  for (const t of templates) server.resourceTemplate(t.uriTemplate, described(t), (uri, variables, ctx) => t.read(uri, variables, { signal: ctx.signal }));
   return tools;
+}
+
+function described(r: { name: string; title?: string; description?: string; mimeType?: string }): { name: string; title?: string; description?: string; mimeType?: string } {
+  return { name: r.name, ...(r.title !== undefined && { title: r.title }), ...(r.description !== undefined && { description: r.description }), ...(r.mimeType !== undefined && { mimeType: r.mimeType }) };
 }
 
 export function registerTool(server: McpServer, tool: OpenApiTool): void {
@@ -45,8 +53,9 @@ export function registerTool(server: McpServer, tool: OpenApiTool): void {
       input: lazyJsonSchema(tool.inputSchema),
       ...(tool.outputSchema !== undefined && { output: lazyJsonSchema(tool.outputSchema) }),
       annotations: tool.annotations,
+      timeoutMs: tool.timeoutMs,
     },
-    (args, ctx) => tool.call(args, { signal: ctx.signal }) as unknown as Promise<McpToolResult>,
+    (args, ctx) => tool.call(args, { signal: ctx.signal, timedBySignal: true }) as unknown as Promise<McpToolResult>,
   );
 }
 

@@ -3,14 +3,15 @@
  * definitions `{ name, title, description, inputSchema, outputSchema, annotations, call }`.
  * server.ts registers them on an McpServer; a composition provider can serve them as they are.
  */
-import { applyCredentials, checkCredentials, securitySchemes, type OpenApiCredential } from './credentials.js';
+import { applyCredentials, checkCredentials, securitySchemes, type Applied, type OpenApiCredential, type TokenSources } from './credentials.js';
 import { OpenApiError } from './errors.js';
-import { send, UpstreamRefusal, type RequestBody, type SendSettings } from './http.js';
+import { send, UpstreamRefusal, type Exchange, type RequestBody, type SendSettings } from './http.js';
 import { planInput, type InputPlan } from './input.js';
 import type { OpenApiDocument } from './load.js';
 import { assignNames, isValidToolName, wantedName } from './names.js';
 import { listOperations, matches, type OpenApiOperation, type OperationFilter } from './operations.js';
-import { toResult, type ToolResult } from './response.js';
+import { DEFAULT_RESPONSE_HEADERS, MAX_RESPONSE_HEADER_NAMES, toResult, type ToolResult } from './response.js';
+import { resourceFor, routerOf, templateFor, type OpenApiResource, type OpenApiResourceTemplate, type OpenApiRoutes } from './resources.js';
 import { SchemaConverter, type JsonSchema } from './schema.js';
 import { cookiePairs, formBody, headerValue, pathValue, queryPairs } from './serialize.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
@@ -56,17 +57,36 @@ export interface OpenApiToolOptions {
   readonly outputSchemas?: boolean;
   /** The fetch used for requests (default: the global fetch). */
   readonly fetch?: typeof fetch;
+  /**
+   * Which operations become resources instead of tools (default `"tools"`: every operation is a
+   * tool). `"resources"`: a GET without parameters or body is a resource and a GET whose only
+   * parameters are path parameters is a resource template, at the operation's URL. A function
+   * decides per operation, given what `"resources"` would choose; it may only narrow that choice.
+   */
+  readonly routes?: OpenApiRoutes;
+  /**
+   * Response headers put in each result's `_meta["mcpkit.openapi/response"].headers`, next to the
+   * status (default: DEFAULT_RESPONSE_HEADERS — pagination, rate limits, location, caching);
+   * `false` leaves `_meta` out. At most 32 names; values bounded (2 KiB each, 8 KiB in all).
+   */
+  readonly responseHeaders?: readonly string[] | false;
 }
 
 export const TOOL_OPTION_KEYS = keysOf<OpenApiToolOptions>({
   baseUrl: true, include: true, exclude: true, overrides: true, credentials: true, headers: true,
   timeoutMs: true, maxResponseBytes: true, maxRedirects: true, outputSchemas: true, fetch: true,
+  responseHeaders: true, routes: true,
 });
 const OVERRIDE_KEYS = keysOf<OpenApiOverride>({ name: true, title: true, description: true, annotations: true, exclude: true });
 
 /** What a call may carry: the MCP request's cancellation. */
 export interface OpenApiCallContext {
   readonly signal?: AbortSignal;
+  /**
+   * The caller aborts `signal` after the tool's `timeoutMs` itself (a server that registered the
+   * tool with that timeout does), so no timer of its own is set for the request.
+   */
+  readonly timedBySignal?: boolean;
 }
 
 export interface OpenApiTool {
@@ -77,6 +97,8 @@ export interface OpenApiTool {
   readonly outputSchema?: Record<string, unknown>;
   readonly annotations: OpenApiToolAnnotations;
   readonly operation: OpenApiOperation;
+  /** The per-request timeout (`timeoutMs`), for a server to enforce through the call's signal. */
+  readonly timeoutMs: number;
   /** Sends the request for these (already validated) arguments; never rejects: failures are `isError` results. */
   call(args: Record<string, unknown>, ctx?: OpenApiCallContext): Promise<ToolResult>;
 }
@@ -147,8 +169,16 @@ function outputFor(op: OpenApiOperation, converter: SchemaConverter): { schema: 
   return { schema: converter.withDefs(wrapped, uses) as Record<string, unknown>, mode: 'wrapped' };
 }
 
-/** The tools for a loaded document; every kept operation is converted here (errors name the operation). */
+/**
+ * The tools for a loaded document; every kept operation is converted here (errors name the
+ * operation). With `routes`, operations routed to resources are not among them: see openApiRoutes.
+ */
 export function openApiTools(doc: OpenApiDocument, options: OpenApiToolOptions): OpenApiTool[] {
+  return openApiRoutes(doc, options).tools;
+}
+
+/** Every kept operation as what `routes` makes it: a tool, a resource or a resource template. */
+export function openApiRoutes(doc: OpenApiDocument, options: OpenApiToolOptions): { tools: OpenApiTool[]; resources: OpenApiResource[]; templates: OpenApiResourceTemplate[] } {
   refuseUnknownKeys(options, TOOL_OPTION_KEYS, 'openApiTools() options', (m) => new OpenApiError(m));
   const base = baseOf(options.baseUrl);
   const settings: SendSettings = {
@@ -161,9 +191,9 @@ export function openApiTools(doc: OpenApiDocument, options: OpenApiToolOptions):
   const basePath = base.pathname.replace(/\/+$/, '');
   const schemes = securitySchemes(doc.root);
   const credentials = options.credentials ?? {};
-  checkCredentials(credentials, schemes);
-  const fixedHeaders = new Headers(options.headers ?? {});
-  if (!fixedHeaders.has('accept')) fixedHeaders.set('accept', 'application/json, */*;q=0.5');
+  const tokenSources = checkCredentials(credentials, schemes, { base, fetch: settings.fetch, timeoutMs: settings.timeoutMs });
+  const fixedHeaders = fixedHeadersOf(options.headers ?? {});
+  const responseHeaders = responseHeadersOf(options.responseHeaders);
   const overrides = options.overrides ?? {};
   for (const [key, o] of Object.entries(overrides)) refuseUnknownKeys(o, OVERRIDE_KEYS, `overrides[${JSON.stringify(key)}]`, (m) => new OpenApiError(m));
 
@@ -190,18 +220,31 @@ export function openApiTools(doc: OpenApiDocument, options: OpenApiToolOptions):
     names.add(name);
   }
 
+  const setup: CallSetup = { base, basePath, settings, fixedHeaders, credentials, hasCredentials: Object.keys(credentials).length > 0, schemes, tokenSources, responseHeaders };
   const converter = new SchemaConverter(doc.root, doc.version);
-  return kept.map(({ op, name, override }) => {
-    const plan = planInput(op, converter);
-    const output = options.outputSchemas === false ? undefined : outputFor(op, converter);
+  const resources: OpenApiResource[] = [];
+  const templates: OpenApiResourceTemplate[] = [];
+  const route = routerOf(options.routes);
+  const tools = kept.flatMap(({ op, name, override }): OpenApiTool[] => {
     const title = override?.title ?? op.summary;
     const description = override?.description ?? ([op.summary, op.description].filter((s) => s !== undefined && s !== '').join('\n\n') || undefined);
+    const chosen = route(op, name);
+    if (chosen !== 'tool') {
+      const plan = planInput(op, converter);
+      const read = (args: Record<string, unknown>, signal: AbortSignal | undefined, timedBySignal: boolean): Promise<Exchange> => exchangeFor(op, plan, args, setup, signal, timedBySignal);
+      const described = { name, ...(title !== undefined && { title }), ...(description !== undefined && { description }) };
+      if (chosen === 'resource') resources.push(resourceFor(op, described, `${base.origin}${basePath}${op.path}`, read));
+      else templates.push(templateFor(op, described, `${base.origin}${basePath}${op.path}`, read));
+      return [];
+    }
+    const plan = planInput(op, converter);
+    const output = options.outputSchemas === false ? undefined : outputFor(op, converter);
     const call = (args: Record<string, unknown>, ctx?: OpenApiCallContext): Promise<ToolResult> =>
-      callOperation(op, plan, output?.mode, args, { base, basePath, settings, fixedHeaders, credentials, schemes }, ctx?.signal).catch((error: unknown) => ({
+      callOperation(op, plan, output?.mode, args, setup, ctx?.signal, ctx?.timedBySignal === true).catch((error: unknown) => ({
         isError: true,
         content: [{ type: 'text', text: error instanceof UpstreamRefusal || error instanceof TypeError ? error.message : `request failed: ${String((error as Error)?.message ?? error)}` }],
       }));
-    return {
+    return [{
       name,
       ...(title !== undefined && { title }),
       ...(description !== undefined && { description }),
@@ -209,17 +252,41 @@ export function openApiTools(doc: OpenApiDocument, options: OpenApiToolOptions):
       ...(output !== undefined && { outputSchema: output.schema }),
       annotations: { ...annotationsFor(op.method), ...override?.annotations },
       operation: op,
+      timeoutMs: settings.timeoutMs,
       call,
-    };
+    }];
   });
+  return { tools, resources, templates };
 }
 
-interface CallSetup {
+/** Fixed headers by lower-case name, `accept` defaulted; a plain record is copied per call far cheaper than a Headers. */
+function fixedHeadersOf(given: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of new Headers(given)) out[name] = value; // Headers checks names and values once, here
+  out['accept'] ??= 'application/json, */*;q=0.5';
+  return out;
+}
+
+function responseHeadersOf(given: readonly string[] | false | undefined): readonly string[] | undefined {
+  if (given === false) return undefined;
+  if (given === undefined) return DEFAULT_RESPONSE_HEADERS;
+  if (!Array.isArray(given) || given.length > MAX_RESPONSE_HEADER_NAMES) throw new OpenApiError(`responseHeaders must be false or an array of at most ${MAX_RESPONSE_HEADER_NAMES} header names`);
+  const names = given.map((name: unknown) => {
+    if (typeof name !== 'string' || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/.test(name)) throw new OpenApiError(`responseHeaders: ${JSON.stringify(name)} is not a header name`);
+    return name.toLowerCase();
+  });
+  return [...new Set(names)];
+}
+
+export interface CallSetup {
   readonly base: URL;
   readonly basePath: string;
   readonly settings: SendSettings;
-  readonly fixedHeaders: Headers;
+  readonly fixedHeaders: Readonly<Record<string, string>>;
   readonly credentials: Readonly<Record<string, OpenApiCredential>>;
+  readonly hasCredentials: boolean;
+  readonly tokenSources: TokenSources;
+  readonly responseHeaders: readonly string[] | undefined;
   readonly schemes: ReturnType<typeof securitySchemes>;
 }
 
@@ -230,11 +297,31 @@ function fromBase64(text: string): Uint8Array<ArrayBuffer> {
   return out;
 }
 
-async function callOperation(op: OpenApiOperation, plan: InputPlan, output: 'object' | 'wrapped' | undefined, args: Record<string, unknown>, setup: CallSetup, signal?: AbortSignal): Promise<ToolResult> {
+async function callOperation(
+  op: OpenApiOperation,
+  plan: InputPlan,
+  output: 'object' | 'wrapped' | undefined,
+  args: Record<string, unknown>,
+  setup: CallSetup,
+  signal: AbortSignal | undefined,
+  timedBySignal: boolean,
+): Promise<ToolResult> {
+  return toResult(await exchangeFor(op, plan, args, setup, signal, timedBySignal), output, setup.responseHeaders);
+}
+
+/** Builds and sends the request of `op` for `args`: what tools and resources share. */
+export async function exchangeFor(
+  op: OpenApiOperation,
+  plan: InputPlan,
+  args: Record<string, unknown>,
+  setup: CallSetup,
+  signal: AbortSignal | undefined,
+  timedBySignal: boolean,
+): Promise<Exchange> {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new UpstreamRefusal('the arguments must be an object');
   let path = op.path;
   const query: string[] = [];
-  const headers = new Headers(setup.fixedHeaders);
+  const headers: Record<string, string> = { ...setup.fixedHeaders };
   const cookies: string[] = [];
   const bodyFields: Record<string, unknown> = {};
   let body: unknown;
@@ -257,7 +344,7 @@ async function callOperation(op: OpenApiOperation, plan: InputPlan, output: 'obj
         query.push(...queryPairs(b.parameter!, value));
         break;
       case 'header':
-        headers.set(b.name, headerValue(b.parameter!, value));
+        headers[b.name.toLowerCase()] = headerValue(b.parameter!, value);
         break;
       case 'cookie':
         cookies.push(...cookiePairs(b.parameter!, value));
@@ -272,11 +359,14 @@ async function callOperation(op: OpenApiOperation, plan: InputPlan, output: 'obj
         break;
     }
   }
-  const applied = await applyCredentials(op.security, setup.credentials, setup.schemes);
-  query.push(...applied.query);
-  cookies.push(...applied.cookies);
-  for (const [k, v] of Object.entries(applied.headers)) headers.set(k, v);
-  if (cookies.length > 0) headers.set('cookie', cookies.join('; '));
+  let applied: Applied | undefined;
+  if (setup.hasCredentials) {
+    applied = await applyCredentials(op.security, setup.credentials, setup.schemes, setup.tokenSources, signal);
+    query.push(...applied.query);
+    cookies.push(...applied.cookies);
+    for (const k of Object.keys(applied.headers)) headers[k] = applied.headers[k]!;
+  }
+  if (cookies.length > 0) headers['cookie'] = cookies.join('; ');
 
   let payload: RequestBody | undefined;
   const spec = plan.body;
@@ -285,11 +375,11 @@ async function callOperation(op: OpenApiOperation, plan: InputPlan, output: 'obj
     switch (spec.kind) {
       case 'json':
         payload = JSON.stringify(value ?? {});
-        headers.set('content-type', spec.contentType);
+        headers['content-type'] = spec.contentType;
         break;
       case 'form':
         payload = formBody(typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : { body: value });
-        headers.set('content-type', spec.contentType);
+        headers['content-type'] = spec.contentType;
         break;
       case 'multipart': {
         const form = new FormData();
@@ -304,17 +394,19 @@ async function callOperation(op: OpenApiOperation, plan: InputPlan, output: 'obj
       }
       case 'text':
         payload = typeof value === 'string' ? value : JSON.stringify(value);
-        headers.set('content-type', spec.contentType);
+        headers['content-type'] = spec.contentType;
         break;
       case 'binary':
         payload = fromBase64(typeof value === 'string' ? value : '');
-        headers.set('content-type', spec.contentType);
+        headers['content-type'] = spec.contentType;
         break;
     }
   }
-  const url = new URL(`${setup.base.origin}${setup.basePath}${path}${query.length > 0 ? `?${query.join('&')}` : ''}`);
-  const exchange = await send(url, { method: op.method.toUpperCase(), headers, ...(payload !== undefined && { body: payload }) }, setup.settings, signal);
-  return toResult(exchange, output);
+  const url = `${setup.base.origin}${setup.basePath}${path}${query.length > 0 ? `?${query.join('&')}` : ''}`;
+  const exchange = await send(url, { method: op.method.toUpperCase(), headers, ...(payload !== undefined && { body: payload }) }, setup.settings, signal, timedBySignal);
+  // A token the API no longer takes (revoked, rotated keys) is not used again: the next call asks for a new one.
+  if (exchange.status === 401 && applied !== undefined) for (const { source, token } of applied.tokens) source.invalidate(token);
+  return exchange;
 }
 
 export type { ToolResult } from './response.js';

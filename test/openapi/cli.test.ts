@@ -52,11 +52,13 @@ describe('mcpkit openapi', () => {
     }
   });
 
-  it('serves over stdio', async () => {
+  it('serves over stdio, with --resources some GETs as resources', async () => {
     const client = new Client();
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'openapi', file, '--base-url', backend.url, '--stdio', '--include-operations', 'getPet'] }));
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'openapi', file, '--base-url', backend.url, '--stdio', '--include-operations', 'getPet,count', '--resources'] }));
     try {
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['getPet']);
+      expect((await client.listResources()).resources.map((r) => r.uri)).toEqual([`${backend.url}/count`]);
+      expect((await client.readResource(`${backend.url}/count`)).contents).toEqual([{ uri: `${backend.url}/count`, mimeType: 'application/json', text: '42' }]);
       expect((await client.callTool('getPet', { petId: 9 })).structuredContent).toEqual({ id: 9, name: 'Rex', tag: 'dog' });
     } finally {
       await client.close();

@@ -21,6 +21,8 @@ operation (docs/openapi.md). Requests go to --base-url's origin only.
   --header "Name: value"    send this header with every request (repeatable)
   --credential SCHEME=ENV   the credential for a security scheme, read from the
                             environment variable ENV (basic: "user:password")
+  --resources               GETs without parameters as resources, GETs with only
+                            path parameters as resource templates (default: tools)
   --timeout-ms N            per request (default 30000)
   --max-response-bytes N    largest response read (default 5 MiB)
 
@@ -49,6 +51,7 @@ export async function run(argv: string[]): Promise<number> {
     credential: { type: 'string', multiple: true },
     'timeout-ms': { type: 'string' },
     'max-response-bytes': { type: 'string' },
+    resources: { type: 'boolean' },
   });
   const [source, extra] = positionals;
   if (source === undefined || extra !== undefined) throw usage('give one document: mcpkit openapi <file|url> --base-url <url> (run: mcpkit openapi --help)');
@@ -97,8 +100,9 @@ export async function run(argv: string[]): Promise<number> {
       credentials,
       ...(timeoutMs !== undefined && { timeoutMs }),
       ...(maxResponseBytes !== undefined && { maxResponseBytes }),
+      ...(values.resources === true && { routes: 'resources' as const }),
     });
-    count = tools.length;
+    count = tools.length + server.resources.list().length + server.resources.templates.list().length;
   } catch (error) {
     if (error instanceof OpenApiError) throw new CliError(error.message, Exit.USAGE);
     throw error;
