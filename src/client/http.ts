@@ -8,6 +8,7 @@
  */
 import type { JsonRpcMessage } from '../jsonrpc/message.js';
 import { isPlainObject } from '../jsonrpc/message.js';
+import { linkedSignal, onAbort } from './abort.js';
 import { McpTransportError } from './errors.js';
 import { SseParser } from './sse.js';
 import type { ClientTransport, OutboundInfo, TransportSink } from './transport.js';
@@ -97,7 +98,19 @@ export class StreamableHttpTransport implements ClientTransport {
       accept: 'application/json, text/event-stream',
     });
     Object.assign(headers, info.headers);
-    const signal = info.signal === undefined ? this.#closed.signal : AbortSignal.any([this.#closed.signal, info.signal]);
+    // A signal per request, linked to close and the request's own: the long-lived close signal keeps one listener.
+    const link = linkedSignal(this.#closed.signal, info.signal);
+    const held = { byStream: false };
+    try {
+      return await this.#post(message, info, authorized, requestId, headers, link, held);
+    } finally {
+      if (!held.byStream) link.release();
+    }
+  }
+
+  /** `held.byStream`: an SSE answer keeps the link until the stream (and its resumption) is done. */
+  async #post(message: JsonRpcMessage, info: OutboundInfo, authorized: boolean, requestId: unknown, headers: Record<string, string>, link: { signal: AbortSignal; release(): void }, held: { byStream: boolean }): Promise<void> {
+    const signal = link.signal;
     const response = await this.#request(this.url, { method: 'POST', headers, body: JSON.stringify(message), signal });
     const session = response.headers.get('mcp-session-id');
     if (session !== null) this.#sessionId = session;
@@ -108,7 +121,8 @@ export class StreamableHttpTransport implements ClientTransport {
         return;
       }
       if (type.includes('text/event-stream')) {
-        void this.#readStream(response, requestId, signal, 0);
+        held.byStream = true;
+        void this.#readStream(response, requestId, signal, 0).finally(() => link.release());
         return;
       }
       const text = await this.#text(response);
@@ -359,8 +373,15 @@ export class StreamableHttpTransport implements ClientTransport {
   async #sendLegacySse(message: JsonRpcMessage): Promise<void> {
     const headers = await this.#headers(undefined, { 'content-type': 'application/json' });
     delete headers['mcp-session-id'];
-    const response = await this.#request(this.#legacyEndpoint!, { method: 'POST', headers, body: JSON.stringify(message), signal: this.#closed.signal });
-    const text = await this.#text(response).catch(() => '');
+    const link = linkedSignal(this.#closed.signal);
+    let response: Response;
+    let text: string;
+    try {
+      response = await this.#request(this.#legacyEndpoint!, { method: 'POST', headers, body: JSON.stringify(message), signal: link.signal });
+      text = await this.#text(response).catch(() => '');
+    } finally {
+      link.release();
+    }
     if (!response.ok) throw new McpTransportError(response.status === 401 || response.status === 403 ? 'unauthorized' : 'http', `HTTP ${response.status} from ${this.#legacyEndpoint!.href}${describeBody(text)}`, { status: response.status });
   }
 
@@ -386,11 +407,11 @@ function delay(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
     const timer = setTimeout(done, Math.min(ms, 60_000));
+    const unlink = onAbort(signal, done);
     function done(): void {
       clearTimeout(timer);
-      signal.removeEventListener('abort', done);
+      unlink();
       resolve();
     }
-    signal.addEventListener('abort', done, { once: true });
   });
 }
