@@ -21,6 +21,7 @@ import { capabilitiesOf, checkOptions, type CallToolOptions, type ClientOptions,
 import { RequestTable } from './requests.js';
 import { ServerRequests } from './server-requests.js';
 import { ClientSkills } from './skills.js';
+import { ClientTasks, isTaskHandle, parseTask, TASKS_EXTENSION } from './tasks.js';
 import type { ClientTransport, OutboundInfo } from './transport.js';
 import type {
   CallToolResult,
@@ -40,6 +41,7 @@ import type {
   WireTool,
 } from './types.js';
 
+export type { ClientTask, TaskDefaults, TaskStatus, TaskWaitOptions } from './tasks.js';
 export type { CallToolOptions, ClientOptions, ElicitationHandler, HandlerExtra, ListOptions, RequestOptions, RootsSource, SamplingHandler } from './options.js';
 
 const MODERN: ProtocolVersion = MODERN_VERSIONS[0];
@@ -54,6 +56,9 @@ export class Client {
   #logLevel: LoggingLevel | undefined;
   readonly #options: ClientOptions;
   readonly #capabilities: ClientCapabilities;
+  /** What 2026-07-28 requests declare: the capabilities, with the tasks extension unless `tasks: false`. */
+  readonly #modernCapabilities: ClientCapabilities;
+  #tasks: ClientTasks | undefined;
   readonly #clientInfo: Implementation;
   readonly #events: Listeners;
   readonly #requests: RequestTable;
@@ -68,6 +73,7 @@ export class Client {
     this.#logLevel = options.logLevel;
     this.#clientInfo = options.clientInfo ?? { name: 'mcpkit-client', version: '0.0.0' };
     this.#capabilities = capabilitiesOf(options);
+    this.#modernCapabilities = options.tasks === false ? this.#capabilities : { ...this.#capabilities, extensions: { [TASKS_EXTENSION]: {}, ...this.#capabilities.extensions } };
     this.#events = new Listeners(options.onWarning);
     this.#requests = new RequestTable(options.maxPendingRequests ?? 1024, (run) => this.#events.safely(run));
     this.#serverRequests = new ServerRequests(options, (message, method) => this.#reply(message, method));
@@ -203,6 +209,24 @@ export class Client {
     return this.#skills;
   }
 
+  /**
+   * The tasks extension (2026-07-28): `start` a tool as a task, `get`, `update`,
+   * `cancel`, and `result` to await one. `callTool` uses it on its own.
+   */
+  get tasks(): ClientTasks {
+    this.#tasks ??= new ClientTasks({
+      request: (method, params, options) => this.request(method, params, options),
+      inputs: (requests, signal) => this.#serverRequests.inputs('tasks/update', requests, signal),
+      listen: (taskIds, onTask, signal) => {
+        const off = this.on('notifications/tasks', onTask);
+        signal.addEventListener('abort', off, { once: true });
+        this.listen({ taskIds }, { signal }).catch(() => undefined); // polling goes on without it
+      },
+      defaults: this.#options.tasks === false ? {} : (this.#options.tasks ?? {}),
+    });
+    return this.#tasks;
+  }
+
   // ---- what a server offers --------------------------------------------------------------
 
   ping(options?: RequestOptions): Promise<Result> {
@@ -251,7 +275,9 @@ export class Client {
    * `outputSchema` of the listed tool.
    */
   async callTool(name: string, args?: Json, options: CallToolOptions = {}): Promise<CallToolResult> {
-    const result = (await this.request('tools/call', args === undefined ? { name } : { name, arguments: args }, options)) as unknown as CallToolResult;
+    let result = (await this.request('tools/call', args === undefined ? { name } : { name, arguments: args }, options)) as unknown as CallToolResult;
+    // A tool the server runs as a task: awaited here, so calling code is the same either way.
+    if (isTaskHandle(result)) result = await this.tasks.result(parseTask(result, result.taskId, 'tools/call'), { ...options.task, ...(options.signal === undefined ? {} : { signal: options.signal }) });
     if (result.isError === true) {
       if (options.throwOnError === true) throw new ToolResultError(name, result);
       return result;
@@ -386,7 +412,7 @@ export class Client {
     if (progressToken !== undefined) meta['progressToken'] = progressToken;
     if (this.#era === 'modern') {
       meta[META_PROTOCOL_VERSION] = MODERN;
-      meta[META_CLIENT_CAPABILITIES] = this.#capabilities;
+      meta[META_CLIENT_CAPABILITIES] = this.#modernCapabilities;
       meta[META_CLIENT_INFO] = this.#clientInfo;
       if (this.#logLevel !== undefined) meta[META_LOG_LEVEL] = this.#logLevel;
     }

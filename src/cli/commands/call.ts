@@ -2,7 +2,7 @@ import { parse } from '../args.js';
 import { str } from '../text.js';
 import type { Json } from '../json.js';
 import { coerceArguments } from '../coerce.js';
-import { CliError, Exit, usage } from '../errors.js';
+import { Exit, usage } from '../errors.js';
 import { closePrompt, elicitInTerminal } from '../prompt.js';
 import { ERA_HELP, TARGET_OPTIONS, eraOf, headersOf, withClient } from '../session.js';
 import { awaitTask, isTaskResult } from '../tasks.js';
@@ -64,7 +64,7 @@ export async function run(argv: string[]): Promise<number> {
         const meta = { progressToken: 'mcpkit-cli', ...(connected.era === 'modern' ? { 'io.modelcontextprotocol/logLevel': 'info' } : {}) };
         // Not callTool(): the result is printed as the server sent it, a task handle included.
         const answer = await client.request('tools/call', { name: tool, arguments: args, _meta: meta });
-        return isTaskResult(answer) ? awaitTask(client, answer, answerInput, (line) => console.error(line)) : answer;
+        return isTaskResult(answer) ? awaitTask(client, answer, (line) => console.error(line)) : answer;
       },
     );
     console.log(JSON.stringify(result, null, 2));
@@ -72,12 +72,6 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     closePrompt();
   }
-}
-
-/** A question a task asks while it runs: the CLI answers elicitation, as it does inside a call. */
-async function answerInput(method: string, params: Json): Promise<Json> {
-  if (method === 'elicitation/create') return elicitInTerminal(params);
-  throw new CliError(`the task asks for ${method}, which mcpkit call does not answer`, Exit.PROTOCOL);
 }
 
 /** Progress and log notifications, for the person at the terminal. */
