@@ -4,7 +4,7 @@ import type { Json } from '../json.js';
 import { coerceArguments } from '../coerce.js';
 import { Exit, usage } from '../errors.js';
 import { closePrompt, elicitInTerminal } from '../prompt.js';
-import { ERA_HELP, TARGET_OPTIONS, eraOf, headersOf, withClient } from '../session.js';
+import { ERA_HELP, OAUTH_HELP, OAUTH_OPTIONS, TARGET_OPTIONS, eraOf, headersOf, oauthOf, withClient } from '../session.js';
 import { awaitTask, isTaskResult } from '../tasks.js';
 
 export const help = `usage: mcpkit call <entry|url> <tool> [key=value…] [options]
@@ -20,6 +20,7 @@ objects and arrays are JSON; a.b=1 sets a nested field.
   --json '{…}'     the arguments as one JSON object (instead of key=value)
   ${ERA_HELP}
   --header 'K: V'  an extra HTTP header (repeatable), e.g. 'Authorization: Bearer …'
+  ${OAUTH_HELP}
   --verbose        show the entry's stderr
 
 When the tool asks the user (elicitation), the questions appear on stderr and
@@ -33,7 +34,7 @@ tool, invalid params, …), HTTP refusal (401, 403, 404) or failed task · 4 ser
 unreachable · 5 other failure`;
 
 export async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = parse('call', argv, { json: { type: 'string' }, ...TARGET_OPTIONS });
+  const { values, positionals } = parse('call', argv, { json: { type: 'string' }, ...TARGET_OPTIONS, ...OAUTH_OPTIONS });
   const [target, tool, ...pairs] = positionals;
   if (target === undefined || tool === undefined) throw usage('expected <entry|url> <tool> [key=value…] (run: mcpkit call --help)');
   let json: Json | undefined;
@@ -48,12 +49,14 @@ export async function run(argv: string[]): Promise<number> {
   }
   const era = eraOf(values.era);
   const headers = headersOf(values.header);
+  const signIn = oauthOf(values, target, headers);
   try {
     const result = await withClient(
       target,
       {
         era,
         headers,
+        oauth: signIn,
         ...(values.verbose === undefined ? {} : { verbose: values.verbose }),
         handlers: { elicit: elicitInTerminal, notification: report },
       },
