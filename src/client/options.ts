@@ -2,7 +2,7 @@
 import { SUPPORTED_VERSIONS, type ProtocolVersion } from '../protocol/wire/versions.js';
 import type { ClientCapabilities, CreateMessageParams, CreateMessageResult, ElicitFormParams, ElicitResult, ElicitUrlParams, Implementation, LoggingLevel, Root } from '../protocol/wire/types.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
-import type { TaskDefaults, TaskWaitOptions } from './tasks.js';
+import type { TaskDefaults, TaskWaitOptions } from './task-types.js';
 import type { DiscoverResult } from './types.js';
 
 export type Json = Record<string, unknown>;

@@ -11,48 +11,15 @@ import { ErrorCode } from '../jsonrpc/errors.js';
 import { onAbort } from './abort.js';
 import { McpError, McpTransportError } from './errors.js';
 import type { Json, RequestOptions } from './options.js';
+import type { ClientTask, TaskDefaults, TaskStatus, TaskWaitOptions } from './task-types.js';
 import type { CallToolResult, Result } from './types.js';
+
+export type { ClientTask, TaskDefaults, TaskStatus, TaskWaitOptions } from './task-types.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
-export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 const STATUSES: ReadonlySet<string> = new Set<TaskStatus>(['working', 'input_required', 'completed', 'failed', 'cancelled']);
 const FINAL: ReadonlySet<string> = new Set<TaskStatus>(['completed', 'failed', 'cancelled']);
-
-/** A task as `tasks/get` (or a `notifications/tasks`) describes it. */
-export interface ClientTask {
-  taskId: string;
-  status: TaskStatus;
-  statusMessage?: string;
-  createdAt?: string;
-  lastUpdatedAt?: string;
-  ttlMs?: number;
-  /** The interval the server suggests between two `tasks/get`. */
-  pollIntervalMs?: number;
-  /** `input_required`: the questions, by key. */
-  inputRequests?: Json;
-  /** `completed`: what the call would have answered synchronously. */
-  result?: CallToolResult;
-  /** `failed`: the JSON-RPC error. */
-  error?: { code: number; message: string; data?: unknown };
-}
-
-export interface TaskWaitOptions {
-  /** Aborting sends `tasks/cancel` and rejects with `McpTransportError('aborted')`. */
-  signal?: AbortSignal;
-  /** Longest wait for a final status (default: the client's `tasks.maxWaitMs`, 600 000 ms; 0: no bound). Then `tasks/cancel` and `McpTransportError('timeout')`. */
-  maxWaitMs?: number;
-  /** Follow the task on a `subscriptions/listen` stream (`notifications/tasks`) instead of polling at the server's interval; a slow poll stays as a safety net. */
-  listen?: boolean;
-  /** Each status the client sees, the first one included. */
-  onStatus?: (task: ClientTask) => void;
-}
-
-/** The client's defaults for tasks (`new Client({ tasks })`); `false` does not declare the extension. */
-export interface TaskDefaults {
-  maxWaitMs?: number;
-  listen?: boolean;
-}
 
 /** Bounds on the interval between two `tasks/get`: the server's, clamped; without one, a backoff. */
 export const POLL = { firstMs: 100, backoff: 2, minMs: 20, maxMs: 5000, listenMs: 5000 } as const;
