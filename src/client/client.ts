@@ -215,7 +215,7 @@ export class Client {
    */
   get tasks(): ClientTasks {
     this.#tasks ??= new ClientTasks({
-      request: (method, params, options) => this.request(method, params, options),
+      request: (method, params, options) => this.#request(method, params, options ?? {}, true),
       inputs: (requests, signal) => this.#serverRequests.inputs('tasks/update', requests, signal),
       listen: (taskIds, onTask, signal) => {
         const off = this.on('notifications/tasks', onTask);
@@ -275,7 +275,7 @@ export class Client {
    * `outputSchema` of the listed tool.
    */
   async callTool(name: string, args?: Json, options: CallToolOptions = {}): Promise<CallToolResult> {
-    let result = (await this.request('tools/call', args === undefined ? { name } : { name, arguments: args }, options)) as unknown as CallToolResult;
+    let result = (await this.#request('tools/call', args === undefined ? { name } : { name, arguments: args }, options, true)) as unknown as CallToolResult;
     // A tool the server runs as a task: awaited here, so calling code is the same either way.
     if (isTaskHandle(result)) result = await this.tasks.result(parseTask(result, result.taskId, 'tools/call'), { ...options.task, ...(options.signal === undefined ? {} : { signal: options.signal }) });
     if (result.isError === true) {
@@ -334,7 +334,7 @@ export class Client {
    * arrive as events until `signal` aborts it (or the server ends it).
    */
   listen(filter: { toolsListChanged?: boolean; promptsListChanged?: boolean; resourcesListChanged?: boolean; resourceSubscriptions?: string[]; taskIds?: string[] }, options: RequestOptions = {}): Promise<Result> {
-    return this.request('subscriptions/listen', { notifications: filter }, { timeoutMs: 0, ...options }).catch((error: unknown) => {
+    return this.#request('subscriptions/listen', { notifications: filter }, { timeoutMs: 0, ...options }, filter.taskIds !== undefined).catch((error: unknown) => {
       if (options.signal?.aborted === true) return {};
       throw error;
     });
@@ -352,14 +352,19 @@ export class Client {
    * capabilities and client info, and input-required rounds are answered with
    * the handlers and retried until the result is complete.
    */
-  async request(method: string, params: Json = {}, options: RequestOptions = {}): Promise<Result> {
+  request(method: string, params: Json = {}, options: RequestOptions = {}): Promise<Result> {
+    return this.#request(method, params, options, false);
+  }
+
+  /** `tasks`: declare the tasks extension (callTool and client.tasks, which can await a task handle; a raw request cannot). */
+  async #request(method: string, params: Json, options: RequestOptions, tasks: boolean): Promise<Result> {
     const rounds = this.#options.maxInputRounds ?? 10;
     let current = params;
     let versionRetried = false;
     for (let round = 0; ; round++) {
       let result: Json;
       try {
-        result = await this.#requestOnce(method, current, options);
+        result = await this.#requestOnce(method, current, options, tasks);
       } catch (error) {
         // -32022 naming a revision we speak (SEP-2575): retry once with it.
         if (!versionRetried && error instanceof McpError && error.code === McpErrorCode.UnsupportedProtocolVersion && this.#era === 'modern') {
@@ -405,21 +410,21 @@ export class Client {
     return info;
   }
 
-  #withMeta(params: Json, options: RequestOptions, progressToken: string | number | undefined): Json {
+  #withMeta(params: Json, options: RequestOptions, progressToken: string | number | undefined, tasks: boolean): Json {
     const given = isPlainObject(params['_meta']) ? params['_meta'] : undefined;
     if (this.#era !== 'modern' && options.meta === undefined && progressToken === undefined) return params;
     const meta: Json = { ...given, ...options.meta };
     if (progressToken !== undefined) meta['progressToken'] = progressToken;
     if (this.#era === 'modern') {
       meta[META_PROTOCOL_VERSION] = MODERN;
-      meta[META_CLIENT_CAPABILITIES] = this.#modernCapabilities;
+      meta[META_CLIENT_CAPABILITIES] = tasks ? this.#modernCapabilities : this.#capabilities;
       meta[META_CLIENT_INFO] = this.#clientInfo;
       if (this.#logLevel !== undefined) meta[META_LOG_LEVEL] = this.#logLevel;
     }
     return { ...params, _meta: meta };
   }
 
-  async #requestOnce(method: string, params: Json, options: RequestOptions): Promise<Json> {
+  async #requestOnce(method: string, params: Json, options: RequestOptions, tasks: boolean): Promise<Json> {
     const transport = this.#live();
     // 2026-07-28 over HTTP cancels by closing the request's stream; everything else by notifications/cancelled.
     const modern = this.#era === 'modern';
@@ -428,7 +433,7 @@ export class Client {
       options,
       timeoutMs: options.timeoutMs ?? this.#options.requestTimeoutMs ?? 60_000,
       build: (id, progressToken, stream) => {
-        const body = this.#withMeta(params, options, progressToken);
+        const body = this.#withMeta(params, options, progressToken, tasks);
         return { message: { jsonrpc: '2.0', id, method, params: body }, info: this.#info(method, body, modern ? stream : undefined) };
       },
       send: (message, info) => transport.send(message, info),

@@ -47,6 +47,11 @@ describe.each(['memory', 'http'] as const)('tasks over %s', (kind) => {
     expect(seen.at(-1)).toMatchObject({ status: 'completed' });
   });
 
+  it('a raw request does not declare the extension (it could not await a task handle): -32021 for a required tool', async () => {
+    const client = await connected(kind);
+    await expect(client.request('tools/call', { name: 'failing_job', arguments: {} })).rejects.toMatchObject({ code: -32021 });
+  });
+
   it('on a legacy session the same tool simply runs (no task)', async () => {
     const client = await connected(kind, { protocolVersion: '2025-11-25' });
     const seen: ClientTask[] = [];
