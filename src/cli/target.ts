@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { StdioClientTransport, StreamableHttpTransport, type ClientTransport } from '../client.js';
+import { StdioClientTransport, StreamableHttpTransport, type ClientTransport, type HttpAuthProvider } from '../client.js';
 import { CliError, Exit, usage } from './errors.js';
 
 export const HOST = fileURLToPath(new URL('./host.js', import.meta.url));
@@ -43,11 +43,13 @@ export function entryPath(entry: string): string {
 export interface OpenOptions {
   verbose?: boolean;
   headers?: Record<string, string>;
+  /** The OAuth provider of `--oauth` (HTTP only). */
+  auth?: HttpAuthProvider;
 }
 
 /** The transport to a target: Streamable HTTP for a URL, the entry run through host.js over stdio otherwise. */
 export function openTransport(target: string, options: OpenOptions = {}): StdioClientTransport | StreamableHttpTransport {
-  if (isUrl(target)) return new StreamableHttpTransport(target, { headers: options.headers ?? {} });
+  if (isUrl(target)) return new StreamableHttpTransport(target, { headers: options.headers ?? {}, ...(options.auth === undefined ? {} : { auth: options.auth }) });
   const path = entryPath(target);
   return new StdioClientTransport({
     command: process.execPath,

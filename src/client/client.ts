@@ -21,8 +21,10 @@ import { capabilitiesOf, checkOptions, type CallToolOptions, type ClientOptions,
 import { RequestTable } from './requests.js';
 import { ServerRequests } from './server-requests.js';
 import { ClientSkills } from './skills.js';
+import { ClientTasks, isTaskHandle, parseTask, TASKS_EXTENSION } from './tasks.js';
 import type { ClientTransport, OutboundInfo } from './transport.js';
 
+export type { ClientTask, TaskDefaults, TaskStatus, TaskWaitOptions } from './tasks.js';
 export type { CallToolOptions, ClientOptions, ElicitationHandler, HandlerExtra, ListOptions, RequestOptions, RootsSource, SamplingHandler } from './options.js';
 
 const MODERN: ProtocolVersion = MODERN_VERSIONS[0];
@@ -37,6 +39,9 @@ export class Client {
   #logLevel: LoggingLevel | undefined;
   readonly #options: ClientOptions;
   readonly #capabilities: ClientCapabilities;
+  /** What 2026-07-28 requests declare: the capabilities, with the tasks extension unless `tasks: false`. */
+  readonly #modernCapabilities: ClientCapabilities;
+  #tasks: ClientTasks | undefined;
   readonly #clientInfo: Implementation;
   readonly #events: Listeners;
   readonly #requests: RequestTable;
@@ -51,6 +56,7 @@ export class Client {
     this.#logLevel = options.logLevel;
     this.#clientInfo = options.clientInfo ?? { name: 'mcpkit-client', version: '0.0.0' };
     this.#capabilities = capabilitiesOf(options);
+    this.#modernCapabilities = options.tasks === false ? this.#capabilities : { ...this.#capabilities, extensions: { [TASKS_EXTENSION]: {}, ...this.#capabilities.extensions } };
     this.#events = new Listeners(options.onWarning);
     this.#requests = new RequestTable(options.maxPendingRequests ?? 1024, (run) => this.#events.safely(run));
     this.#serverRequests = new ServerRequests(options, (message, method) => this.#reply(message, method));
@@ -186,6 +192,24 @@ export class Client {
     return this.#skills;
   }
 
+  /**
+   * The tasks extension (2026-07-28): `start` a tool as a task, `get`, `update`,
+   * `cancel`, and `result` to await one. `callTool` uses it on its own.
+   */
+  get tasks(): ClientTasks {
+    this.#tasks ??= new ClientTasks({
+      request: (method, params, options) => this.#request(method, params, options ?? {}, true),
+      inputs: (requests, signal) => this.#serverRequests.inputs('tasks/update', requests, signal),
+      listen: (taskIds, onTask, signal) => {
+        const off = this.on('notifications/tasks', onTask);
+        signal.addEventListener('abort', off, { once: true });
+        this.listen({ taskIds }, { signal }).catch(() => undefined); // polling goes on without it
+      },
+      defaults: this.#options.tasks === false ? {} : (this.#options.tasks ?? {}),
+    });
+    return this.#tasks;
+  }
+
   // ---- what a server offers --------------------------------------------------------------
 
   ping(options?: RequestOptions): Promise<McpResult> {
@@ -234,7 +258,9 @@ export class Client {
    * `outputSchema` of the listed tool.
    */
   async callTool(name: string, args?: Json, options: CallToolOptions = {}): Promise<McpToolResult> {
-    const result = (await this.request('tools/call', args === undefined ? { name } : { name, arguments: args }, options)) as unknown as McpToolResult;
+    let result = (await this.#request('tools/call', args === undefined ? { name } : { name, arguments: args }, options, true)) as unknown as McpToolResult;
+    // A tool the server runs as a task: awaited here, so calling code is the same either way.
+    if (isTaskHandle(result)) result = await this.tasks.result(parseTask(result, result.taskId, 'tools/call'), { ...options.task, ...(options.signal === undefined ? {} : { signal: options.signal }) });
     if (result.isError === true) {
       if (options.throwOnError === true) throw new ToolResultError(name, result);
       return result;
@@ -291,7 +317,7 @@ export class Client {
    * arrive as events until `signal` aborts it (or the server ends it).
    */
   listen(filter: { toolsListChanged?: boolean; promptsListChanged?: boolean; resourcesListChanged?: boolean; resourceSubscriptions?: string[]; taskIds?: string[] }, options: RequestOptions = {}): Promise<McpResult> {
-    return this.request('subscriptions/listen', { notifications: filter }, { timeoutMs: 0, ...options }).catch((error: unknown) => {
+    return this.#request('subscriptions/listen', { notifications: filter }, { timeoutMs: 0, ...options }, filter.taskIds !== undefined).catch((error: unknown) => {
       if (options.signal?.aborted === true) return {};
       throw error;
     });
@@ -309,14 +335,19 @@ export class Client {
    * capabilities and client info, and input-required rounds are answered with
    * the handlers and retried until the result is complete.
    */
-  async request(method: string, params: Json = {}, options: RequestOptions = {}): Promise<McpResult> {
+  request(method: string, params: Json = {}, options: RequestOptions = {}): Promise<McpResult> {
+    return this.#request(method, params, options, false);
+  }
+
+  /** `tasks`: declare the tasks extension (callTool and client.tasks, which can await a task handle; a raw request cannot). */
+  async #request(method: string, params: Json, options: RequestOptions, tasks: boolean): Promise<McpResult> {
     const rounds = this.#options.maxInputRounds ?? 10;
     let current = params;
     let versionRetried = false;
     for (let round = 0; ; round++) {
       let result: Json;
       try {
-        result = await this.#requestOnce(method, current, options);
+        result = await this.#requestOnce(method, current, options, tasks);
       } catch (error) {
         // -32022 naming a revision we speak (SEP-2575): retry once with it.
         if (!versionRetried && error instanceof McpError && error.code === McpErrorCode.UnsupportedProtocolVersion && this.#era === 'modern') {
@@ -362,21 +393,21 @@ export class Client {
     return info;
   }
 
-  #withMeta(params: Json, options: RequestOptions, progressToken: string | number | undefined): Json {
+  #withMeta(params: Json, options: RequestOptions, progressToken: string | number | undefined, tasks: boolean): Json {
     const given = isPlainObject(params['_meta']) ? params['_meta'] : undefined;
     if (this.#era !== 'modern' && options.meta === undefined && progressToken === undefined) return params;
     const meta: Json = { ...given, ...options.meta };
     if (progressToken !== undefined) meta['progressToken'] = progressToken;
     if (this.#era === 'modern') {
       meta[META_PROTOCOL_VERSION] = MODERN;
-      meta[META_CLIENT_CAPABILITIES] = this.#capabilities;
+      meta[META_CLIENT_CAPABILITIES] = tasks ? this.#modernCapabilities : this.#capabilities;
       meta[META_CLIENT_INFO] = this.#clientInfo;
       if (this.#logLevel !== undefined) meta[META_LOG_LEVEL] = this.#logLevel;
     }
     return { ...params, _meta: meta };
   }
 
-  async #requestOnce(method: string, params: Json, options: RequestOptions): Promise<Json> {
+  async #requestOnce(method: string, params: Json, options: RequestOptions, tasks: boolean): Promise<Json> {
     const transport = this.#live();
     // 2026-07-28 over HTTP cancels by closing the request's stream; everything else by notifications/cancelled.
     const modern = this.#era === 'modern';
@@ -385,7 +416,7 @@ export class Client {
       options,
       timeoutMs: options.timeoutMs ?? this.#options.requestTimeoutMs ?? 60_000,
       build: (id, progressToken, stream) => {
-        const body = this.#withMeta(params, options, progressToken);
+        const body = this.#withMeta(params, options, progressToken, tasks);
         return { message: { jsonrpc: '2.0', id, method, params: body }, info: this.#info(method, body, modern ? stream : undefined) };
       },
       send: (message, info) => transport.send(message, info),

@@ -6,8 +6,9 @@
  * `initialize` POST (400, 404, 405), the 2024-11-05 HTTP+SSE transport is tried:
  * a GET stream whose `endpoint` event names where to POST.
  */
-import type { JsonRpcMessage } from '../jsonrpc/message.js';
+import type { JsonRpcId, JsonRpcMessage } from '../jsonrpc/message.js';
 import { isPlainObject } from '../jsonrpc/message.js';
+import { linkedSignal, onAbort } from './abort.js';
 import { McpTransportError } from './errors.js';
 import { fetchEngine, hasNodeHttp, nodeEngine, type HttpEngine, type HttpInit, type HttpReply } from './http-request.js';
 import { SseParser } from './sse.js';
@@ -101,7 +102,18 @@ export class StreamableHttpTransport implements ClientTransport {
       accept: 'application/json, text/event-stream',
     });
     Object.assign(headers, info.headers);
-    const signal = info.signal === undefined ? this.#closed.signal : this.#native ? info.signal : AbortSignal.any([this.#closed.signal, info.signal]);
+    if (this.#native) return this.#post(message, info, authorized, requestId, headers, info.signal ?? this.#closed.signal, undefined);
+    // fetch: a signal per request, linked to close and the request's own, so the long-lived close signal keeps one listener.
+    const link = { ...linkedSignal(this.#closed.signal, info.signal), byStream: false };
+    try {
+      return await this.#post(message, info, authorized, requestId, headers, link.signal, link);
+    } finally {
+      if (!link.byStream) link.release();
+    }
+  }
+
+  /** `link` (fetch only): an SSE answer keeps it until the stream, and its resumption, is done. */
+  async #post(message: JsonRpcMessage, info: OutboundInfo, authorized: boolean, requestId: JsonRpcId | undefined, headers: Record<string, string>, signal: AbortSignal, link: { release(): void; byStream: boolean } | undefined): Promise<void> {
     const response = await this.#request(this.url, { method: 'POST', headers, body: JSON.stringify(message), signal: this.#wire(signal) });
     const session = response.header('mcp-session-id');
     if (session !== undefined) this.#sessionId = session;
@@ -112,7 +124,11 @@ export class StreamableHttpTransport implements ClientTransport {
         return;
       }
       if (type.includes('text/event-stream')) {
-        void this.#readStream(response, requestId, signal, 0);
+        if (link === undefined) void this.#readStream(response, requestId, signal, 0);
+        else {
+          link.byStream = true;
+          void this.#readStream(response, requestId, signal, 0).finally(() => link.release());
+        }
         return;
       }
       const text = await this.#text(response);
@@ -355,8 +371,15 @@ export class StreamableHttpTransport implements ClientTransport {
   async #sendLegacySse(message: JsonRpcMessage): Promise<void> {
     const headers = await this.#headers(undefined, { 'content-type': 'application/json' });
     delete headers['mcp-session-id'];
-    const response = await this.#request(this.#legacyEndpoint!, { method: 'POST', headers, body: JSON.stringify(message), signal: this.#wire(this.#closed.signal) });
-    const text = await this.#text(response).catch(() => '');
+    const link = this.#native ? undefined : linkedSignal(this.#closed.signal);
+    let response: HttpReply;
+    let text: string;
+    try {
+      response = await this.#request(this.#legacyEndpoint!, { method: 'POST', headers, body: JSON.stringify(message), signal: this.#wire(link?.signal ?? this.#closed.signal) });
+      text = await this.#text(response).catch(() => '');
+    } finally {
+      link?.release();
+    }
     if (!ok(response)) throw new McpTransportError(response.status === 401 || response.status === 403 ? 'unauthorized' : 'http', `HTTP ${response.status} from ${this.#legacyEndpoint!.href}${describeBody(text)}`, { status: response.status });
   }
 
@@ -384,11 +407,11 @@ function delay(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
     const timer = setTimeout(done, Math.min(ms, 60_000));
+    const unlink = onAbort(signal, done);
     function done(): void {
       clearTimeout(timer);
-      signal.removeEventListener('abort', done);
+      unlink();
       resolve();
     }
-    signal.addEventListener('abort', done, { once: true });
   });
 }

@@ -2,6 +2,7 @@
 import { SUPPORTED_VERSIONS, type ProtocolVersion } from '../protocol/wire/versions.js';
 import type { ClientCapabilities, CreateMessageParams, CreateMessageResult, DiscoverResult, ElicitFormParams, ElicitResult, ElicitUrlParams, Implementation, LoggingLevel, Root } from '../protocol/wire/types/index.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
+import type { TaskDefaults, TaskWaitOptions } from './task-types.js';
 
 export type Json = Record<string, unknown>;
 
@@ -47,6 +48,12 @@ export interface ClientOptions {
   discover?: DiscoverResult;
   /** Something the server did that the client put up with (garbage, unknown ids, invalid tools). */
   onWarning?: (message: string) => void;
+  /**
+   * The tasks extension (2026-07-28): declared by default, so a tool the server
+   * runs as a task is awaited by `callTool`; the defaults of that wait
+   * (`maxWaitMs`, `listen`). `false`: not declared (a `task: 'required'` tool is then refused).
+   */
+  tasks?: false | TaskDefaults;
 }
 
 export interface RequestOptions {
@@ -64,6 +71,8 @@ export interface RequestOptions {
 export interface CallToolOptions extends RequestOptions {
   /** Throw a `ToolResultError` for an `isError` result instead of returning it. */
   throwOnError?: boolean;
+  /** How a call the server runs as a task is awaited (the request's `signal` also aborts the wait and cancels the task). */
+  task?: Omit<TaskWaitOptions, 'signal'>;
 }
 
 export interface ListOptions extends RequestOptions {
@@ -87,10 +96,19 @@ export const CLIENT_OPTION_KEYS = keysOf<ClientOptions>({
   validateStructuredContent: true,
   discover: true,
   onWarning: true,
+  tasks: true,
 });
+
+const TASK_DEFAULT_KEYS = keysOf<TaskDefaults>({ maxWaitMs: true, listen: true });
 
 export function checkOptions(options: ClientOptions): void {
   refuseUnknownKeys(options, CLIENT_OPTION_KEYS, 'new Client() options');
+  if (options.tasks !== undefined && options.tasks !== false) {
+    if (typeof options.tasks !== 'object' || options.tasks === null) throw new TypeError(`Client option tasks must be false or { maxWaitMs?, listen? } (got ${JSON.stringify(options.tasks)})`);
+    refuseUnknownKeys(options.tasks, TASK_DEFAULT_KEYS, 'new Client() option tasks');
+    const wait = options.tasks.maxWaitMs;
+    if (wait !== undefined && !(Number.isInteger(wait) && wait >= 0)) throw new TypeError(`Client option tasks.maxWaitMs must be a non-negative integer (0: no bound), got ${JSON.stringify(wait)}`);
+  }
   const v = options.protocolVersion;
   if (v !== undefined && v !== 'auto' && !(SUPPORTED_VERSIONS as readonly string[]).includes(v)) {
     throw new TypeError(`Client option protocolVersion must be 'auto' or one of ${SUPPORTED_VERSIONS.join(', ')} (got ${JSON.stringify(v)})`);

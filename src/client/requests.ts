@@ -5,6 +5,7 @@
 import type { JsonRpcId, JsonRpcRequest } from '../jsonrpc/message.js';
 import { isPlainObject } from '../jsonrpc/message.js';
 import { ErrorCode } from '../jsonrpc/errors.js';
+import { onAbort as linkAbort } from './abort.js';
 import { McpError, McpTransportError } from './errors.js';
 import type { Json, RequestOptions } from './options.js';
 import type { OutboundInfo } from './transport.js';
@@ -52,11 +53,12 @@ export class RequestTable {
     const stream = new AbortController();
     const { message, info } = out.build(id, progressToken, stream.signal);
     return new Promise<Json>((resolve, reject) => {
+      let unlink: (() => void) | undefined;
       const cleanup = (): void => {
         if (entry.timer !== undefined) clearTimeout(entry.timer);
         this.#pending.delete(id);
         if (progressToken !== undefined) this.#progress.delete(progressToken);
-        signal?.removeEventListener('abort', onAbort);
+        unlink?.();
       };
       const cancel = (reason: string): void => {
         stream.abort();
@@ -90,7 +92,8 @@ export class RequestTable {
       }
       this.#pending.set(id, entry);
       if (progressToken !== undefined) this.#progress.set(progressToken, entry);
-      signal?.addEventListener('abort', onAbort, { once: true });
+      // One listener on a signal shared by many calls, however many there are.
+      if (signal !== undefined) unlink = linkAbort(signal, onAbort);
       out.send(message, info).catch((error: unknown) => {
         if (this.#pending.get(id) === entry) entry.reject(error instanceof Error ? error : new McpTransportError('unreachable', String(error)));
       });

@@ -2,9 +2,9 @@ import { parse } from '../args.js';
 import { str } from '../text.js';
 import type { Json } from '../json.js';
 import { coerceArguments } from '../coerce.js';
-import { CliError, Exit, usage } from '../errors.js';
+import { Exit, usage } from '../errors.js';
 import { closePrompt, elicitInTerminal } from '../prompt.js';
-import { ERA_HELP, TARGET_OPTIONS, eraOf, headersOf, withClient } from '../session.js';
+import { ERA_HELP, OAUTH_HELP, OAUTH_OPTIONS, TARGET_OPTIONS, eraOf, headersOf, oauthOf, withClient } from '../session.js';
 import { awaitTask, isTaskResult } from '../tasks.js';
 
 export const help = `usage: mcpkit call <entry|url> <tool> [key=value…] [options]
@@ -20,6 +20,7 @@ objects and arrays are JSON; a.b=1 sets a nested field.
   --json '{…}'     the arguments as one JSON object (instead of key=value)
   ${ERA_HELP}
   --header 'K: V'  an extra HTTP header (repeatable), e.g. 'Authorization: Bearer …'
+  ${OAUTH_HELP}
   --verbose        show the entry's stderr
 
 When the tool asks the user (elicitation), the questions appear on stderr and
@@ -33,7 +34,7 @@ tool, invalid params, …), HTTP refusal (401, 403, 404) or failed task · 4 ser
 unreachable · 5 other failure`;
 
 export async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = parse('call', argv, { json: { type: 'string' }, ...TARGET_OPTIONS });
+  const { values, positionals } = parse('call', argv, { json: { type: 'string' }, ...TARGET_OPTIONS, ...OAUTH_OPTIONS });
   const [target, tool, ...pairs] = positionals;
   if (target === undefined || tool === undefined) throw usage('expected <entry|url> <tool> [key=value…] (run: mcpkit call --help)');
   let json: Json | undefined;
@@ -48,12 +49,14 @@ export async function run(argv: string[]): Promise<number> {
   }
   const era = eraOf(values.era);
   const headers = headersOf(values.header);
+  const signIn = oauthOf(values, target, headers);
   try {
     const result = await withClient(
       target,
       {
         era,
         headers,
+        oauth: signIn,
         ...(values.verbose === undefined ? {} : { verbose: values.verbose }),
         handlers: { elicit: elicitInTerminal, notification: report },
       },
@@ -64,7 +67,7 @@ export async function run(argv: string[]): Promise<number> {
         const meta = { progressToken: 'mcpkit-cli', ...(connected.era === 'modern' ? { 'io.modelcontextprotocol/logLevel': 'info' } : {}) };
         // Not callTool(): the result is printed as the server sent it, a task handle included.
         const answer = await client.request('tools/call', { name: tool, arguments: args, _meta: meta });
-        return isTaskResult(answer) ? awaitTask(client, answer, answerInput, (line) => console.error(line)) : answer;
+        return isTaskResult(answer) ? awaitTask(client, answer, (line) => console.error(line)) : answer;
       },
     );
     console.log(JSON.stringify(result, null, 2));
@@ -72,12 +75,6 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     closePrompt();
   }
-}
-
-/** A question a task asks while it runs: the CLI answers elicitation, as it does inside a call. */
-async function answerInput(method: string, params: Json): Promise<Json> {
-  if (method === 'elicitation/create') return elicitInTerminal(params);
-  throw new CliError(`the task asks for ${method}, which mcpkit call does not answer`, Exit.PROTOCOL);
 }
 
 /** Progress and log notifications, for the person at the terminal. */

@@ -2,7 +2,7 @@ import { parse } from '../args.js';
 import { str } from '../text.js';
 import type { Json } from '../json.js';
 import { usage } from '../errors.js';
-import { ERA_HELP, TARGET_OPTIONS, eraOf, headersOf, withClient } from '../session.js';
+import { ERA_HELP, OAUTH_HELP, OAUTH_OPTIONS, TARGET_OPTIONS, eraOf, headersOf, oauthOf, withClient } from '../session.js';
 
 export const help = `usage: mcpkit inspect <entry|url> [--json] [options]
 
@@ -17,6 +17,7 @@ cache hints is kept), so --json works as a CI snapshot:
   --json           JSON instead of the human summary
   ${ERA_HELP}
   --header 'K: V'  an extra HTTP header (repeatable)
+  ${OAUTH_HELP}
   --verbose        show the entry's stderr
 
 exit codes: 0 ok · 2 usage · 3 JSON-RPC error or HTTP refusal · 4 server unreachable · 5 other failure`;
@@ -46,12 +47,13 @@ export interface Surface {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = parse('inspect', argv, { json: { type: 'boolean' }, ...TARGET_OPTIONS });
+  const { values, positionals } = parse('inspect', argv, { json: { type: 'boolean' }, ...TARGET_OPTIONS, ...OAUTH_OPTIONS });
   const [target, extra] = positionals;
   if (target === undefined || extra !== undefined) throw usage('expected exactly one <entry|url> (run: mcpkit inspect --help)');
+  const headers = headersOf(values.header);
   const surface = await withClient(
     target,
-    { era: eraOf(values.era), headers: headersOf(values.header), ...(values.verbose === undefined ? {} : { verbose: values.verbose }) },
+    { era: eraOf(values.era), headers, oauth: oauthOf(values, target, headers), ...(values.verbose === undefined ? {} : { verbose: values.verbose }) },
     async (client, connected): Promise<Surface> => {
       const hello = connected.hello;
       const capabilities = (hello['capabilities'] ?? {}) as Json;
