@@ -4,8 +4,11 @@
  * transport; profiled, fetch's Request/Headers/web-stream machinery was most of
  * the client's CPU per call), and `fetch` (portable, or the caller's own).
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type ClientRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type * as NodeHttp from 'node:http';
+import type * as NodeHttps from 'node:https';
+import type { Agent as HttpAgent, IncomingMessage, ClientRequest } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
+import { nodeBuiltin } from '../util/builtin.js';
 import { McpTransportError } from './errors.js';
 
 export interface HttpInit {
@@ -89,10 +92,18 @@ class FetchReply implements HttpReply {
 
 // ---- node:http -----------------------------------------------------------------------------
 
-/** True when `node:http` is the real one (Node, or a runtime that implements it). */
-export const hasNodeHttp = typeof process !== 'undefined' && typeof process.versions?.node === 'string';
+/**
+ * True when `node:http` is the real one (Node, or a runtime that implements it) and can be reached
+ * without a static import: `import 'mcpkit/client'` loads no HTTP stack (a stdio-only client never
+ * needs it), the first transport made does. Node before 20.16 (no getBuiltinModule) takes fetch.
+ */
+export const hasNodeHttp =
+  typeof process !== 'undefined' && typeof process.versions?.node === 'string' && typeof (process as { getBuiltinModule?: unknown }).getBuiltinModule === 'function';
 
 export function nodeEngine(): HttpEngine {
+  const httpModule = nodeBuiltin<typeof NodeHttp>('node:http');
+  if (httpModule === undefined) throw new Error('node:http is not available in this runtime');
+  let httpsModule: typeof NodeHttps | undefined;
   let http: HttpAgent | undefined;
   let https: HttpsAgent | undefined;
   // Exchanges in flight, ended on close: one set instead of an abort listener per request on a shared signal.
@@ -103,7 +114,9 @@ export function nodeEngine(): HttpEngine {
     new Promise<HttpReply>((resolve, reject) => {
       if (isClosed && init.method !== 'DELETE') return reject(closed());
       const secure = url.protocol === 'https:';
-      const agent = secure ? (https ??= new HttpsAgent({ keepAlive: true })) : (http ??= new HttpAgent({ keepAlive: true }));
+      if (secure) httpsModule ??= nodeBuiltin<typeof NodeHttps>('node:https');
+      if (secure && httpsModule === undefined) return reject(new Error('node:https is not available in this runtime'));
+      const agent = secure ? (https ??= new httpsModule!.Agent({ keepAlive: true })) : (http ??= new httpModule.Agent({ keepAlive: true }));
       const body = init.body === undefined ? undefined : Buffer.from(init.body, 'utf8');
       const headers = body === undefined ? init.headers : { ...init.headers, 'content-length': String(body.length) };
       const signal = init.signal;
@@ -115,7 +128,7 @@ export function nodeEngine(): HttpEngine {
         signal?.removeEventListener('abort', onAbort);
       };
       try {
-        req = (secure ? httpsRequest : httpRequest)(url, { method: init.method, headers, agent }, (res) => {
+        req = (secure ? httpsModule!.request : httpModule.request)(url, { method: init.method, headers, agent }, (res) => {
           answered = true;
           res.once('close', done);
           resolve(new NodeReply(res));

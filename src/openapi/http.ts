@@ -5,6 +5,7 @@
  * cancelled or times out.
  */
 import { readBounded } from './load.js';
+import { unrefTimer } from '../util/timers.js';
 
 export type RequestBody = NonNullable<RequestInit['body']>;
 
@@ -39,11 +40,12 @@ function signalFor(settings: SendSettings, signal: AbortSignal | undefined, time
   if (signal !== undefined && timedBySignal) return { signal, timedOut: () => false, done: () => {} };
   const controller = new AbortController();
   let expired = false;
-  const timer = setTimeout(() => {
-    expired = true;
-    controller.abort(new DOMException('timed out', 'TimeoutError'));
-  }, settings.timeoutMs);
-  timer.unref?.();
+  const timer = unrefTimer(
+    setTimeout(() => {
+      expired = true;
+      controller.abort(new DOMException('timed out', 'TimeoutError'));
+    }, settings.timeoutMs),
+  );
   const onAbort = (): void => controller.abort(signal?.reason);
   if (signal?.aborted === true) controller.abort(signal.reason);
   else signal?.addEventListener('abort', onAbort, { once: true });
