@@ -16,7 +16,7 @@ export type { InMemoryOptions } from './client/memory.js';
 export { ClientSkills } from './client/skills.js';
 export type { ListSkillsResult, SkillFetchOptions, SkillListOptions, SkillsHost } from './client/skills.js';
 export { ClientTasks, TASKS_EXTENSION } from './client/tasks.js';
-export type { ClientTask, TaskDefaults, TaskStatus, TaskWaitOptions } from './client/tasks.js';
+export type { ClientTask, TaskDefaults, TaskWaitOptions } from './client/tasks.js';
 // A skill's verification without a transport (SEP-2640): what client.skills uses, for any reader.
 export { checkSkillEntry, fetchSkill, frontmatterDifferences, SkillVerificationError, skillRoot, verifySkillFile } from './skills/format/verify.js';
 export type { EntryLimits, FetchSkillOptions, LoadedSkill, SkillEntry, SkillFileEntry, SkillReader, SkillReadResult, SkillVerificationFailure } from './skills/format/verify.js';

@@ -24,7 +24,7 @@ import { ClientSkills } from './skills.js';
 import { ClientTasks, isTaskHandle, parseTask, TASKS_EXTENSION } from './tasks.js';
 import type { ClientTransport, OutboundInfo } from './transport.js';
 
-export type { ClientTask, TaskDefaults, TaskStatus, TaskWaitOptions } from './tasks.js';
+export type { ClientTask, TaskDefaults, TaskWaitOptions } from './tasks.js';
 export type { CallToolOptions, ClientOptions, ElicitationHandler, HandlerExtra, ListOptions, RequestOptions, RootsSource, SamplingHandler } from './options.js';
 
 const MODERN: ProtocolVersion = MODERN_VERSIONS[0];

@@ -1,7 +1,5 @@
 /** The tasks extension's shapes as the client hands them out (kept apart so options.ts can name them). */
-import type { McpToolResult } from '../protocol/wire/types/index.js';
-
-export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+import type { McpToolResult, TaskStatus } from '../protocol/wire/types/index.js';
 
 /** A task as `tasks/get` (or a `notifications/tasks`) describes it. */
 export interface ClientTask {

@@ -11,10 +11,11 @@ import { ErrorCode } from '../jsonrpc/errors.js';
 import { onAbort } from './abort.js';
 import { McpError, McpTransportError } from './errors.js';
 import type { Json, RequestOptions } from './options.js';
-import type { ClientTask, TaskDefaults, TaskStatus, TaskWaitOptions } from './task-types.js';
+import type { ClientTask, TaskDefaults, TaskWaitOptions } from './task-types.js';
+import type { TaskStatus } from '../protocol/wire/types/index.js';
 import type { McpResult, McpToolResult } from '../protocol/wire/types/index.js';
 
-export type { ClientTask, TaskDefaults, TaskStatus, TaskWaitOptions } from './task-types.js';
+export type { ClientTask, TaskDefaults, TaskWaitOptions } from './task-types.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 

@@ -9,7 +9,9 @@ import { utf8Length } from '../util/bytes.js';
 import type { MaybePromise } from './contracts.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 
-export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+import type { TaskStatus } from '../protocol/wire/types/index.js';
+
+export type { TaskStatus };
 
 export const TERMINAL_STATUSES: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
 

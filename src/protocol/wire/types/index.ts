@@ -12,4 +12,5 @@ export type * from './resources.js';
 export type * from './prompts.js';
 export type * from './lifecycle.js';
 export type * from './client-requests.js';
+export type * from './tasks.js';
 export { LOGGING_LEVELS, type LoggingLevel, type ProgressToken } from './logging.js';
