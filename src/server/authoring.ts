@@ -3,7 +3,7 @@ import type { McpPromptRegistry } from '../registries/prompts.js';
 import type { McpResourceRegistry } from '../registries/resources.js';
 import type { McpToolRegistry } from '../registries/tools.js';
 import type { Completer, McpReadResult } from '../registries/types.js';
-import type { Annotations, Icon, McpPromptArgument, McpPromptMessage, McpToolResult, Meta, ToolAnnotations } from '../protocol/wire/types/index.js';
+import type { Icon, McpPromptArgument, McpPromptMessage, McpToolResult, Meta, ResourceDescription, ToolAnnotations } from '../protocol/wire/types/index.js';
 import { kindOf, RegistrationError } from '../registries/checks.js';
 import type { TemplateVariables } from '../registries/template-variables.js';
 import { compileSchema, isStandardSchema, SchemaConversionError, type CompiledSchema, type InferOutput, type SchemaInput } from '../schema/index.js';
@@ -63,15 +63,9 @@ export type ToolHandler<I, O> = (args: Args<I>, ctx: RequestContext) => ToolRetu
 /** What a resource reader may return: text, bytes, one contents object, several, or a full result. */
 export type ResourceReturn = string | Uint8Array | McpReadResult | { contents: readonly Record<string, unknown>[] };
 
-export interface ResourceConfig {
+/** A resource's description fields (the wire's, written once), its name optional, and what the server enforces. */
+export interface ResourceConfig extends Omit<ResourceDescription, 'uri' | 'name'> {
   name?: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  size?: number;
-  icons?: Icon[];
-  annotations?: Annotations;
-  _meta?: Meta;
   /** OAuth scopes a caller needs over HTTP with `auth` (docs/auth.md); without them: 403 and step-up. */
   scopes?: readonly string[];
 }
