@@ -40,7 +40,7 @@ export { InvalidHeaderParamError, type HeaderParam } from './registries/header-p
 export type { RegistryChange } from './registries/events.js';
 export type * from './registries/types.js';
 // The wire shapes (tools/list entries, results, capabilities, content): one name each, for servers, middleware, tests and mcpkit/client.
-export type * from './protocol/wire/types/index.js';
+export type * from './wire-types/index.js';
 
 // Protocol
 export { McpErrorCode } from './errors/codes.js';

@@ -10,7 +10,7 @@ import { ErrorCode } from '../jsonrpc/errors.js';
 import { McpErrorCode } from '../errors/codes.js';
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, META_SERVER_INFO } from '../protocol/wire/meta-keys.js';
 import { isLegacyVersion, LATEST_LEGACY_VERSION, MODERN_VERSIONS, SUPPORTED_VERSIONS, type ProtocolVersion } from '../protocol/wire/versions.js';
-import type { ClientCapabilities, CompleteResult, DiscoverResult, GetPromptResult, Implementation, InitializeResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, LoggingLevel, McpResult, McpToolResult, PromptDescription, ReadResourceResult, ResourceDescription, ResourceTemplateDescription, ServerCapabilities, ToolDescription } from '../protocol/wire/types/index.js';
+import type { ClientCapabilities, CompleteResult, DiscoverResult, GetPromptResult, Implementation, InitializeResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, LoggingLevel, McpResult, McpToolResult, PromptDescription, ReadResourceResult, ResourceDescription, ResourceTemplateDescription, ServerCapabilities, ToolDescription } from '../wire-types/index.js';
 import type { Era } from '../protocol/wire/method-facts.js';
 import { compileSchema } from '../schema/index.js';
 import { McpError, McpTransportError, ToolResultError } from './errors.js';

@@ -5,7 +5,7 @@
  */
 import { isPlainObject } from '../jsonrpc/message.js';
 import { compileSchema } from '../schema/index.js';
-import type { ElicitResult } from '../protocol/wire/types/index.js';
+import type { ElicitResult } from '../wire-types/index.js';
 
 /** The answer to send, or a message saying why the handler's answer breaks `requestedSchema`. */
 export async function completeElicitation(requestedSchema: unknown, result: ElicitResult): Promise<{ ok: true; result: ElicitResult } | { ok: false; message: string }> {

@@ -8,7 +8,7 @@ import type { Era } from '../protocol/wire/method-facts.js';
 import { headerParamsOf, type HeaderParam } from '../registries/header-params.js';
 import { McpError } from './errors.js';
 import type { Json } from './options.js';
-import type { McpResult, ToolDescription } from '../protocol/wire/types/index.js';
+import type { McpResult, ToolDescription } from '../wire-types/index.js';
 
 const LIST_CHANGED: Record<string, string[]> = {
   'notifications/tools/list_changed': ['tools/list'],

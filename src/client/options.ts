@@ -1,6 +1,6 @@
 /** The client's options and per-request options, checked at construction; the capabilities they imply. */
 import { SUPPORTED_VERSIONS, type ProtocolVersion } from '../protocol/wire/versions.js';
-import type { ClientCapabilities, CreateMessageParams, CreateMessageResult, DiscoverResult, ElicitFormParams, ElicitResult, ElicitUrlParams, Implementation, LoggingLevel, Root } from '../protocol/wire/types/index.js';
+import type { ClientCapabilities, CreateMessageParams, CreateMessageResult, DiscoverResult, ElicitFormParams, ElicitResult, ElicitUrlParams, Implementation, LoggingLevel, Root } from '../wire-types/index.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 import type { TaskDefaults, TaskWaitOptions } from './task-types.js';
 

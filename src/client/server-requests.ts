@@ -5,7 +5,7 @@
  */
 import { isPlainObject, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../jsonrpc/message.js';
 import { ErrorCode } from '../jsonrpc/errors.js';
-import type { CreateMessageParams, ElicitFormParams } from '../protocol/wire/types/index.js';
+import type { CreateMessageParams, ElicitFormParams } from '../wire-types/index.js';
 import { completeElicitation } from './elicitation.js';
 import { McpError } from './errors.js';
 import type { ClientOptions, ElicitationHandler, HandlerExtra, Json } from './options.js';

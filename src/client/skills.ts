@@ -9,7 +9,7 @@ import { checkSkillEntry, fetchSkill, skillRoot, SkillVerificationError, type En
 import { McpError } from './errors.js';
 import { allPages } from './lists.js';
 import type { Json, ListOptions, RequestOptions } from './options.js';
-import type { McpResult, ReadResourceResult } from '../protocol/wire/types/index.js';
+import type { McpResult, ReadResourceResult } from '../wire-types/index.js';
 
 export interface ListSkillsResult extends McpResult {
   /** The entries that passed `checkSkillEntry`; a malformed one is left out with a warning. */

@@ -1,5 +1,5 @@
 /** The tasks extension's shapes as the client hands them out (kept apart so options.ts can name them). */
-import type { McpToolResult, TaskStatus } from '../protocol/wire/types/index.js';
+import type { McpToolResult, TaskStatus } from '../wire-types/index.js';
 
 /** A task as `tasks/get` (or a `notifications/tasks`) describes it. */
 export interface ClientTask {

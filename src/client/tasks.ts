@@ -12,8 +12,8 @@ import { onAbort } from './abort.js';
 import { McpError, McpTransportError } from './errors.js';
 import type { Json, RequestOptions } from './options.js';
 import type { ClientTask, TaskDefaults, TaskWaitOptions } from './task-types.js';
-import type { TaskStatus } from '../protocol/wire/types/index.js';
-import type { McpResult, McpToolResult } from '../protocol/wire/types/index.js';
+import type { TaskStatus } from '../wire-types/index.js';
+import type { McpResult, McpToolResult } from '../wire-types/index.js';
 
 export type { ClientTask, TaskDefaults, TaskWaitOptions } from './task-types.js';
 

@@ -1,7 +1,7 @@
 import { andThen, listOf, resolveIn } from '../registries/catalog.js';
 import type { MaybePromise, McpProvider } from '../registries/provider.js';
 import type { McpPrompt, McpReadResult, McpTool } from '../registries/types.js';
-import type { ContentBlock, McpToolResult } from '../protocol/wire/types/index.js';
+import type { ContentBlock, McpToolResult } from '../wire-types/index.js';
 import { McpResourceNotFoundError, ToolError } from '../errors/classes.js';
 
 type ToolList<C> = (ctx: C | undefined) => MaybePromise<readonly McpTool<never, C>[]>;

@@ -1,4 +1,4 @@
-import type { McpToolResult } from '../protocol/wire/types/index.js';
+import type { McpToolResult } from '../wire-types/index.js';
 import { McpServer } from '../server/server.js';
 import { StdioTransport } from '../transports/stdio.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';

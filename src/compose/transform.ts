@@ -2,7 +2,7 @@ import { andThen, findIn, listOf, resolveIn } from '../registries/catalog.js';
 import { RegistrationError } from '../registries/checks.js';
 import type { McpProvider, McpResourceMatch } from '../registries/provider.js';
 import type { McpPrompt, McpResource, McpResourceTemplate, McpTool } from '../registries/types.js';
-import type { ToolAnnotations } from '../protocol/wire/types/index.js';
+import type { ToolAnnotations } from '../wire-types/index.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 import { isThenable } from '../util/thenable.js';
 import { toolsFromPrompts, toolsFromResources } from './as-tools.js';

@@ -6,7 +6,7 @@
 import { isPlainObject } from '../jsonrpc/message.js';
 import type { RequestContext } from '../protocol/request/context.js';
 import type { Completer, McpPrompt, McpReadResult, McpResource, McpResourceTemplate, McpTool } from '../registries/types.js';
-import type { McpPromptMessage, McpToolResult } from '../protocol/wire/types/index.js';
+import type { McpPromptMessage, McpToolResult } from '../wire-types/index.js';
 
 type Json = Record<string, unknown>;
 

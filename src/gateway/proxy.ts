@@ -11,7 +11,7 @@ import { isPlainObject } from '../jsonrpc/message.js';
 import type { RequestContext } from '../protocol/request/context.js';
 import { META_LOG_LEVEL } from '../protocol/wire/meta-keys.js';
 import type { McpPrompt, McpResource, McpResourceTemplate, McpTool } from '../registries/types.js';
-import type { Implementation, LoggingLevel } from '../protocol/wire/types/index.js';
+import type { Implementation, LoggingLevel } from '../wire-types/index.js';
 import type { McpProvider, McpProviderChange, McpProviderList } from '../registries/provider.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 import type { UpstreamConfig } from './config.js';

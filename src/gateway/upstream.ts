@@ -11,7 +11,7 @@ import { McpTransportError } from '../client/errors.js';
 import { StdioClientTransport } from '../client/stdio.js';
 import { StreamableHttpTransport } from '../client/http.js';
 import type { ClientTransport } from '../client/transport.js';
-import type { DiscoverResult, Implementation, LoggingLevel } from '../protocol/wire/types/index.js';
+import type { DiscoverResult, Implementation, LoggingLevel } from '../wire-types/index.js';
 import { upstreamEnv, type HttpUpstreamConfig, type StdioUpstreamConfig, type UpstreamConfig } from './config.js';
 
 type Json = Record<string, unknown>;

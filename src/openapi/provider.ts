@@ -7,7 +7,7 @@ import { ToolInputError } from '../errors/classes.js';
 import type { RequestContext } from '../protocol/request/context.js';
 import type { McpProvider, McpResourceMatch } from '../registries/provider.js';
 import type { McpResource, McpTool } from '../registries/types.js';
-import type { McpToolResult } from '../protocol/wire/types/index.js';
+import type { McpToolResult } from '../wire-types/index.js';
 import { UriTemplate } from '../registries/uri-template.js';
 import { compileSchema, type CompiledSchema } from '../schema/index.js';
 import { loadOpenApiDocument, type OpenApiDocument, type OpenApiSource } from './load.js';

@@ -1,5 +1,5 @@
 /** The derived tools on an McpServer, through its public authoring API (`server.tool`). */
-import type { McpToolResult } from '../protocol/wire/types/index.js';
+import type { McpToolResult } from '../wire-types/index.js';
 import type { McpServer } from '../server/server.js';
 import { OpenApiError } from './errors.js';
 import { lazyJsonSchema } from './lazy-schema.js';

@@ -5,7 +5,7 @@
  * `initialize` (legacy). Nothing here talks to the protocol.
  */
 import { MissingClientCapabilityError } from './wire/errors.js';
-import type { ClientCapabilities, Implementation } from './wire/types/index.js';
+import type { ClientCapabilities, Implementation } from '../wire-types/index.js';
 import { kindOf, RegistrationError } from '../registries/checks.js';
 
 export type ExtensionSettings = Record<string, unknown>;

@@ -5,7 +5,7 @@ import type { MaybePromise, McpProvider, McpResourceMatch } from './provider.js'
 import type { McpResourceRegistry } from './resources.js';
 import type { McpToolRegistry } from './tools.js';
 import type { McpPrompt, McpReadResult, McpResource, McpResourceTemplate, McpTool } from './types.js';
-import type { McpPromptMessage, McpToolResult } from '../protocol/wire/types/index.js';
+import type { McpPromptMessage, McpToolResult } from '../wire-types/index.js';
 import { UriTemplate } from './uri-template.js';
 
 /** The server's own registries: always the first provider, asked directly (no wrapper, no promise). */

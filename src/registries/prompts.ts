@@ -2,7 +2,7 @@ import { McpPromptArgumentError, McpPromptNotFoundError } from '../errors/classe
 import { KeyedRegistry } from './registry.js';
 import { checkFunction, kindOf, RegistrationError } from './checks.js';
 import type { McpPrompt } from './types.js';
-import type { McpPromptMessage } from '../protocol/wire/types/index.js';
+import type { McpPromptMessage } from '../wire-types/index.js';
 
 /** Prompts by name; `getMessages` checks the declared required arguments first. */
 export class McpPromptRegistry<TContext = unknown> extends KeyedRegistry<McpPrompt<TContext>> {

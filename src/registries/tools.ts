@@ -5,7 +5,7 @@ import { McpToolNotFoundError, ToolInputError, ToolOutputError } from '../errors
 import { headerParamsOf, type HeaderParam } from './header-params.js';
 import { KeyedRegistry } from './registry.js';
 import type { McpTool } from './types.js';
-import type { McpToolResult } from '../protocol/wire/types/index.js';
+import type { McpToolResult } from '../wire-types/index.js';
 
 interface Compiled {
   input: CompiledSchema | undefined;

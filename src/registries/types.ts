@@ -12,7 +12,7 @@ import type {
   ResourceDescription,
   ResourceTemplateDescription,
   ToolDescription,
-} from '../protocol/wire/types/index.js';
+} from '../wire-types/index.js';
 
 /**
  * A tool. `execute` receives the (validated) arguments and the request

@@ -3,7 +3,7 @@ import type { McpPromptRegistry } from '../registries/prompts.js';
 import type { McpResourceRegistry } from '../registries/resources.js';
 import type { McpToolRegistry } from '../registries/tools.js';
 import type { Completer, McpReadResult } from '../registries/types.js';
-import type { Icon, McpPromptArgument, McpPromptMessage, McpToolResult, Meta, ResourceDescription, ToolAnnotations } from '../protocol/wire/types/index.js';
+import type { Icon, McpPromptArgument, McpPromptMessage, McpToolResult, Meta, ResourceDescription, ToolAnnotations } from '../wire-types/index.js';
 import { kindOf, RegistrationError } from '../registries/checks.js';
 import type { TemplateVariables } from '../registries/template-variables.js';
 import { compileSchema, isStandardSchema, SchemaConversionError, type CompiledSchema, type InferOutput, type SchemaInput } from '../schema/index.js';

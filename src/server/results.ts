@@ -1,4 +1,4 @@
-import type { McpToolResult } from '../protocol/wire/types/index.js';
+import type { McpToolResult } from '../wire-types/index.js';
 import { isPlainObject } from '../jsonrpc/message.js';
 import { withPlainErrors } from '../jsonrpc/plain-errors.js';
 

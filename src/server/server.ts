@@ -9,7 +9,7 @@ import { methodTable } from '../protocol/methods/table.js';
 import { buildServerMetadata, type McpServerMetadata } from '../protocol/wire/metadata.js';
 import type { Middleware } from '../protocol/request/middleware.js';
 import type { MiddlewareFn } from '../protocol/methods/middleware-types.js';
-import type { Implementation, ServerCapabilities } from '../protocol/wire/types/index.js';
+import type { Implementation, ServerCapabilities } from '../wire-types/index.js';
 import { errorResponseFrom, parseErrorResponse } from '../jsonrpc/errors.js';
 import { isPlainObject, isValidId, type JsonRpcErrorResponse } from '../jsonrpc/message.js';
 import { McpPromptRegistry } from '../registries/prompts.js';

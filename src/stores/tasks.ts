@@ -9,7 +9,7 @@ import { utf8Length } from '../util/bytes.js';
 import type { MaybePromise } from './contracts.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 
-import type { TaskStatus } from '../protocol/wire/types/index.js';
+import type { TaskStatus } from '../wire-types/index.js';
 
 export type { TaskStatus };
 

@@ -2,7 +2,7 @@ import { Client, type ClientOptions } from '../client/client.js';
 import { McpError, McpTransportError } from '../client/errors.js';
 import type { JsonRpcId, JsonRpcMessage } from '../jsonrpc/message.js';
 import type { AuthInfo, ConnectionFactory, HandleResult, McpConnection, MessageExtra, RequestInfo } from '../protocol/connection.js';
-import type { ClientCapabilities, CompleteResult, CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, GetPromptResult, Implementation, InitializeResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListRootsResult, ListToolsResult, LoggingLevel, McpResult, McpToolResult, ReadResourceResult } from '../protocol/wire/types/index.js';
+import type { ClientCapabilities, CompleteResult, CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, GetPromptResult, Implementation, InitializeResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListRootsResult, ListToolsResult, LoggingLevel, McpResult, McpToolResult, ReadResourceResult } from '../wire-types/index.js';
 import { TestClientError } from './errors.js';
 import { isPlainObject } from '../jsonrpc/message.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';

@@ -11,7 +11,7 @@ import { checkStandardHeaders } from '../wire/routing-headers.js';
 import type { EraInfo } from '../scopes/era-info.js';
 import type { ServerScope } from '../scopes/server-scope.js';
 import { finalizerFor, type SessionScope } from '../scopes/session-scope.js';
-import type { Implementation } from '../wire/types/index.js';
+import type { Implementation } from '../../wire-types/index.js';
 import { isLegacyVersion, LATEST_LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSIONS, type ProtocolVersion } from '../wire/versions.js';
 import { paramsEra } from '../wire/era.js';
 import type { MethodFacts } from '../wire/method-facts.js';

@@ -1,7 +1,7 @@
 import { invalidParams } from '../wire/errors.js';
 import { isLoggingLevel } from '../wire/logging.js';
 import { serverInfoOf } from '../wire/metadata.js';
-import type { ClientCapabilities, Implementation, ServerCapabilities } from '../wire/types/index.js';
+import type { ClientCapabilities, Implementation, ServerCapabilities } from '../../wire-types/index.js';
 import { negotiateLegacyVersion } from '../wire/versions.js';
 import { LEGACY_ONLY, MODERN_ONLY } from '../wire/method-facts.js';
 import { negotiatedRecord } from '../wire/session-record.js';

@@ -1,5 +1,5 @@
 import type { McpPrompt } from '../../registries/types.js';
-import type { GetPromptResult, ListPromptsResult, PromptDescription } from '../wire/types/index.js';
+import type { GetPromptResult, ListPromptsResult, PromptDescription } from '../../wire-types/index.js';
 import type { RequestContext } from '../request/context.js';
 import { invalidParams } from '../wire/errors.js';
 import { BOTH_ERAS, PROMPT_TARGET } from '../wire/method-facts.js';

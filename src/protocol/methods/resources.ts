@@ -1,5 +1,5 @@
 import type { McpReadResult, McpResource, McpResourceTemplate } from '../../registries/types.js';
-import type { ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult, ResourceDescription, ResourceTemplateDescription } from '../wire/types/index.js';
+import type { ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult, ResourceDescription, ResourceTemplateDescription } from '../../wire-types/index.js';
 import type { RequestContext } from '../request/context.js';
 import { BOTH_ERAS, RESOURCE_TARGET } from '../wire/method-facts.js';
 import { catalogPage, declares, pick, requireString, uriScopes, type RequestMethod } from './shared.js';

@@ -5,7 +5,7 @@ import { paginate } from '../wire/pagination.js';
 import type { MethodContext } from '../scopes/method-context.js';
 import type { ServerScope } from '../scopes/server-scope.js';
 import type { RecordChange, SessionScope } from '../scopes/session-scope.js';
-import type { ServerCapabilities } from '../wire/types/index.js';
+import type { ServerCapabilities } from '../../wire-types/index.js';
 import type { MethodFacts } from '../wire/method-facts.js';
 import type { McpProviderListKind } from '../../registries/catalog.js';
 import { isThenable } from '../../util/thenable.js';

@@ -1,7 +1,7 @@
 import { isJsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import { McpToolNotFoundError, ToolError, ToolOutputError } from '../../errors/classes.js';
 import type { McpTool } from '../../registries/types.js';
-import type { ListToolsResult, McpToolResult, ToolDescription } from '../wire/types/index.js';
+import type { ListToolsResult, McpToolResult, ToolDescription } from '../../wire-types/index.js';
 import { invalidToolResult, toolResultProblem } from './result-checks.js';
 import type { RequestContext } from '../request/context.js';
 import type { MethodContext } from '../scopes/method-context.js';

@@ -9,7 +9,7 @@ import { ErrorCode, JsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import { withPlainErrors } from '../../jsonrpc/plain-errors.js';
 import { shouldLog } from '../wire/logging.js';
 import { traceClientRequest, tracingClientRequests } from '../observability/channels.js';
-import type { ClientCapabilities, CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, ListRootsResult, LoggingLevel, ProgressToken } from '../wire/types/index.js';
+import type { ClientCapabilities, CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, ListRootsResult, LoggingLevel, ProgressToken } from '../../wire-types/index.js';
 import { revision, type ProtocolVersion } from '../wire/versions.js';
 
 export interface ClientRequestOptions {

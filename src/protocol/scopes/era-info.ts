@@ -1,6 +1,6 @@
 import type { ClientView } from '../extensions.js';
 import type { InputBroker } from '../request/context.js';
-import type { LoggingLevel } from '../wire/types/index.js';
+import type { LoggingLevel } from '../../wire-types/index.js';
 import type { ProtocolVersion } from '../wire/versions.js';
 import type { Era, MethodFacts } from '../wire/method-facts.js';
 import type { ServerScope } from './server-scope.js';

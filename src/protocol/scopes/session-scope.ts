@@ -7,7 +7,7 @@ import type { ContextHost } from '../request/context.js';
 import { contentDowngrade } from '../wire/downgrade.js';
 import type { EraInfo } from './era-info.js';
 import { OutboundRequests } from '../request/outbound.js';
-import type { LoggingLevel, ServerCapabilities } from '../wire/types/index.js';
+import type { LoggingLevel, ServerCapabilities } from '../../wire-types/index.js';
 import { LATEST_LEGACY_VERSION, type ProtocolVersion } from '../wire/versions.js';
 import type { MethodFacts } from '../wire/method-facts.js';
 import type { RecordChangeListener, SessionRecord } from '../wire/session-record.js';

@@ -12,7 +12,7 @@ import { LazyAbort } from '../request/abort.js';
 import { RequestContext, type ClientRequestOptions, type InputBroker } from '../request/context.js';
 import type { Logger, ServerTaskOptions } from './options.js';
 import { mapError } from '../request/error-map.js';
-import type { CreateMessageParams, ElicitParams } from '../wire/types/index.js';
+import type { CreateMessageParams, ElicitParams } from '../../wire-types/index.js';
 import { isPlainObject } from '../../jsonrpc/message.js';
 import { ownerOf } from '../request/owner.js';
 import { principalOf } from '../request/principal.js';

@@ -1,5 +1,5 @@
 import { ErrorCode, JsonRpcProtocolError } from '../../jsonrpc/errors.js';
-import type { ClientCapabilities } from './types/index.js';
+import type { ClientCapabilities } from '../../wire-types/index.js';
 import { McpErrorCode } from './codes.js';
 import type { ErrorCodeName } from '../../errors/codes.js';
 

@@ -1,4 +1,4 @@
-import { LOGGING_LEVELS, type LoggingLevel } from './types/index.js';
+import { LOGGING_LEVELS, type LoggingLevel } from '../../wire-types/index.js';
 
 /** RFC 5424 severity order: a message is sent when its level is at or above the threshold. */
 const rank: Record<LoggingLevel, number> = Object.fromEntries(LOGGING_LEVELS.map((level, i) => [level, i])) as Record<LoggingLevel, number>;

@@ -1,4 +1,4 @@
-import type { Icon, ServerCapabilities } from './types/index.js';
+import type { Icon, ServerCapabilities } from '../../wire-types/index.js';
 import { LATEST_LEGACY_VERSION, type ProtocolVersion } from './versions.js';
 
 /** Everything the server says about itself; `initialize` and `server/discover` read only this. */

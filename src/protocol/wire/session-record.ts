@@ -1,6 +1,6 @@
 import { isPlainObject } from '../../jsonrpc/message.js';
 import { isLoggingLevel } from './logging.js';
-import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from './types/index.js';
+import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from '../../wire-types/index.js';
 import { isLegacyVersion } from './versions.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LOGGING_LEVELS } from '../../../src/protocol/wire/types/index.js';
+import { LOGGING_LEVELS } from '../../../src/wire-types/index.js';
 import { McpServer } from '../../../src/server/server.js';
 import { client, connected, lastResponse } from '../support.js';
 

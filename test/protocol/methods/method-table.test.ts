@@ -20,7 +20,7 @@ import { observeRequest } from '../../../src/protocol/observability/hooks.js';
 import type { RequestMessage } from '../../../src/protocol/observability/channels.js';
 import { TOOL_TARGET, type MethodFacts } from '../../../src/protocol/wire/method-facts.js';
 import { operationAttributes, requestOutcome, serverSpanAttributes } from '../../../src/otel/attributes.js';
-import type { McpToolResult } from '../../../src/protocol/wire/types/index.js';
+import type { McpToolResult } from '../../../src/wire-types/index.js';
 import { LEGACY } from '../../support/revisions.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));

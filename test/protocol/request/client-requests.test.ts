@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ElicitFormParams } from '../../../src/protocol/wire/types/index.js';
+import type { ElicitFormParams } from '../../../src/wire-types/index.js';
 import { McpServer, type McpServerConfig } from '../../../src/server/server.js';
 import type { TestClientError, TestClientOptions } from '../../../src/testing/index.js';
 import { client, connected, tick } from '../support.js';

@@ -6,12 +6,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { Client } from '../../../src/client/client.js';
-import type { MethodTypes, ResultOf } from '../../../src/protocol/methods/middleware-types.js';
-import { wireTool } from '../../../src/protocol/methods/tools.js';
-import type * as Wire from '../../../src/protocol/wire/types/index.js';
-import type { McpPrompt, McpResource, McpResourceTemplate, McpTool } from '../../../src/registries/types.js';
-import type { TestClient } from '../../../src/testing/client.js';
+import type { Client } from '../../src/client/client.js';
+import type { MethodTypes, ResultOf } from '../../src/protocol/methods/middleware-types.js';
+import { wireTool } from '../../src/protocol/methods/tools.js';
+import type * as Wire from '../../src/wire-types/index.js';
+import type { McpPrompt, McpResource, McpResourceTemplate, McpTool } from '../../src/registries/types.js';
+import type { TestClient } from '../../src/testing/client.js';
 
 /** The declared keys of T, without its index signature (results are open, as in the spec). */
 type Declared<T> = keyof { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] } & string;
@@ -19,7 +19,7 @@ type Keys<T> = { readonly [K in Declared<T>]-?: true };
 const keys = <T>(list: Keys<T>): string[] => Object.keys(list);
 
 const schema = (revision: string): Record<string, { properties?: Record<string, unknown> }> => {
-  const parsed = JSON.parse(readFileSync(new URL(`../../spec/${revision}/schema.json`, import.meta.url), 'utf8')) as { $defs?: object; definitions?: object };
+  const parsed = JSON.parse(readFileSync(new URL(`../spec/${revision}/schema.json`, import.meta.url), 'utf8')) as { $defs?: object; definitions?: object };
   return (parsed.$defs ?? parsed.definitions) as Record<string, { properties?: Record<string, unknown> }>;
 };
 const REVISIONS = ['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'];
