@@ -6,7 +6,6 @@
  * sends the downstream client is schema-checked.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +19,7 @@ import { createGateway, type McpGateway } from '../../src/gateway.js';
 import { eventually } from '../support/eventually.js';
 import { LEGACY, MODERN } from '../support/revisions.js';
 import { wireFetch, type WireFetch } from './wire-fetch.js';
+import { listenFetch } from '../support/fetch-on-node.js';
 
 const EVERYTHING = join(fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/', import.meta.url)), 'server-everything/dist/index.js');
 const LOOPBACK = fileURLToPath(new URL('./fixtures/loopback.mjs', import.meta.url));
@@ -102,25 +102,7 @@ function sdkV2Factory(): SdkServer {
 
 async function sdkV2Upstream(): Promise<string> {
   const handler = createMcpHandler(sdkV2Factory);
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const headers = new Headers();
-      for (const [key, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(key, value);
-      const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : Buffer.concat(chunks);
-      void handler
-        .fetch(new Request(`http://127.0.0.1${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, ...(body === undefined ? {} : { body }) }))
-        .then(async (response) => {
-          res.writeHead(response.status, Object.fromEntries(response.headers));
-          if (response.body === null) return void res.end();
-          for await (const chunk of response.body) res.write(chunk);
-          res.end();
-        })
-        .catch(() => void res.writeHead(500).end());
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const server = await listenFetch(handler);
   cleanup.push(async () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));

@@ -3,12 +3,13 @@
  * 2.4.0, createMcpHandler) over HTTP, in both eras: `auto` speaks 2026-07-28 (server/discover,
  * per-request _meta, MRTR answered by the same handlers), a pinned 2025-11-25 the legacy path.
  */
-import http from 'node:http';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMcpHandler, inputRequired, acceptedContent, McpServer } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Client, StreamableHttpTransport } from '../../src/client.js';
+import { listenFetch } from '../support/fetch-on-node.js';
 
 let server: http.Server;
 let url: string;
@@ -31,25 +32,7 @@ function factory(): McpServer {
 
 beforeAll(async () => {
   const handler = createMcpHandler(factory);
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const headers = new Headers();
-      for (const [key, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(key, value);
-      const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : Buffer.concat(chunks);
-      void handler
-        .fetch(new Request(`http://127.0.0.1${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, ...(body === undefined ? {} : { body }) }))
-        .then(async (response) => {
-          res.writeHead(response.status, Object.fromEntries(response.headers));
-          if (response.body === null) return void res.end();
-          for await (const chunk of response.body) res.write(chunk);
-          res.end();
-        })
-        .catch(() => void res.writeHead(500).end());
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  server = await listenFetch(handler);
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
 });
 
