@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpServer } from '../../src/index.js';
 import { listen, type McpHttpListener } from '../../src/adapters/node.js';
-import { Client, StreamableHttpTransport, type ClientOptions } from '../../src/client.js';
+import type { Client, ClientOptions } from '../../src/client.js';
 import { createGateway, type McpGateway } from '../../src/gateway.js';
 import { eventually } from '../support/eventually.js';
 import { LEGACY, MODERN } from '../support/revisions.js';
-import { wireFetch, type WireFetch } from './wire-fetch.js';
+import { checkedClient, type WireFetch } from './wire-fetch.js';
 
 const EVERYTHING = join(fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/', import.meta.url)), 'server-everything/dist/index.js');
 
@@ -58,14 +58,7 @@ async function gatewayOver(config: Parameters<typeof createGateway>[0]): Promise
   return { gateway, url: (await serve(gateway.server)).url };
 }
 
-/** A downstream mcpkit client whose every received message is schema-checked. */
-async function downstream(url: string, version: Era, options: ClientOptions = {}): Promise<{ client: Client; wire: WireFetch }> {
-  const wire = wireFetch(version);
-  const client = new Client({ protocolVersion: version, ...options });
-  await client.connect(new StreamableHttpTransport(url, { fetch: wire.fetch }));
-  cleanup.push(() => client.close());
-  return { client, wire };
-}
+const downstream = (url: string, version: Era, options: ClientOptions = {}): Promise<{ client: Client; wire: WireFetch }> => checkedClient(url, version, cleanup, options);
 
 const textOf = (result: { content?: unknown }): string => ((result.content as { text?: string }[] | undefined) ?? []).map((c) => c.text ?? '').join('');
 const names = async (client: Client): Promise<string[]> => (await client.listTools()).tools.map((t) => t.name);

@@ -14,11 +14,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { McpServer } from '../../src/index.js';
 import { listen } from '../../src/adapters/node.js';
-import { Client, McpError, StreamableHttpTransport, type ClientOptions } from '../../src/client.js';
+import { McpError, type Client, type ClientOptions } from '../../src/client.js';
 import { createGateway, type McpGateway } from '../../src/gateway.js';
 import { eventually } from '../support/eventually.js';
 import { LEGACY, MODERN } from '../support/revisions.js';
-import { wireFetch, type WireFetch } from './wire-fetch.js';
+import { checkedClient, type WireFetch } from './wire-fetch.js';
 import { listenFetch } from '../support/fetch-on-node.js';
 
 const EVERYTHING = join(fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/', import.meta.url)), 'server-everything/dist/index.js');
@@ -40,13 +40,7 @@ async function gatewayOver(config: Parameters<typeof createGateway>[0], proxy: o
   return { gateway, url: listener.url };
 }
 
-async function downstream(url: string, version: Era, options: ClientOptions = {}): Promise<{ client: Client; wire: WireFetch }> {
-  const wire = wireFetch(version);
-  const client = new Client({ protocolVersion: version, ...options });
-  await client.connect(new StreamableHttpTransport(url, { fetch: wire.fetch }));
-  cleanup.push(() => client.close());
-  return { client, wire };
-}
+const downstream = (url: string, version: Era, options: ClientOptions = {}): Promise<{ client: Client; wire: WireFetch }> => checkedClient(url, version, cleanup, options);
 
 const textOf = (result: { content?: unknown }): string => ((result.content as { text?: string }[] | undefined) ?? []).map((c) => c.text ?? '').join('');
 

@@ -4,6 +4,8 @@
  * revision's published schema, results against the method they answer. Problems are collected,
  * not thrown inside the stream reader, so a test asserts `wire.problems` is empty at its end.
  */
+import { Client, StreamableHttpTransport, type ClientOptions } from '../../src/client.js';
+import type { ProtocolVersion } from '../../src/protocol/wire/versions.js';
 import { checkOutgoing } from '../support/wire.js';
 
 type Json = Record<string, unknown>;
@@ -73,4 +75,13 @@ export function wireFetch(revision: string): WireFetch {
       return response;
     },
   };
+}
+
+/** A downstream mcpkit client whose every received message is schema-checked; `cleanup` gets its close. */
+export async function checkedClient(url: string, version: ProtocolVersion, cleanup: (() => Promise<unknown>)[], options: ClientOptions = {}): Promise<{ client: Client; wire: WireFetch }> {
+  const wire = wireFetch(version);
+  const client = new Client({ protocolVersion: version, ...options });
+  await client.connect(new StreamableHttpTransport(url, { fetch: wire.fetch }));
+  cleanup.push(() => client.close());
+  return { client, wire };
 }
