@@ -24,6 +24,15 @@ function jsFiles(dir: string): string[] {
   });
 }
 
+/** The source of a bundled file and of every chunk it imports, transitively (the code `import` of it compiles). */
+function loadedSource(file: string, seen = new Set<string>()): string {
+  if (seen.has(file)) return '';
+  seen.add(file);
+  const source = readFileSync(file, 'utf8');
+  const imported = [...source.matchAll(/(?:from|import) "(\.[^"]+)"/g)].map((m) => join(file, '..', m[1]!));
+  return source + imported.map((next) => loadedSource(next, seen)).join('');
+}
+
 const load = (file: string): Promise<Record<string, unknown>> => import(pathToFileURL(file).href) as Promise<Record<string, unknown>>;
 
 describe('the bundled dist/', () => {
@@ -34,6 +43,18 @@ describe('the bundled dist/', () => {
       .filter((file) => !allowed.has(file) && !file.startsWith('chunks/') && !file.startsWith('cli/'));
     expect(stray).toEqual([]);
     expect(readdirSync(join(DIST, 'chunks')).some((file) => file.startsWith('shared-'))).toBe(true);
+  });
+
+  // Rolldown marks each module it merged with a `// dist/<path>.js` line. A stdio server's cold start is mostly
+  // V8 compiling what it loads: the root entry's chunk must not carry the HTTP side the other entries share.
+  it.each(['.', './stdio'])('%s loads no HTTP transport code', (key) => {
+    const file = entries.find((e) => e.key === key)!.file;
+    expect(loadedSource(file)).not.toMatch(/^\/\/ dist\/(transports\/http|adapters)\//m);
+    expect(loadedSource(file)).toMatch(/^\/\/ dist\/transports\/stdio\.js$/m);
+  });
+
+  it('./http loads it (the check above can fail)', () => {
+    expect(loadedSource(entries.find((e) => e.key === './http')!.file)).toMatch(/^\/\/ dist\/transports\/http\/engine\.js$/m);
   });
 
   it('exports every name, value or type, from exactly one entry', () => {
