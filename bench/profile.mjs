@@ -9,7 +9,7 @@ import { benchDir, enablePinning, freePort, spawnServer, stop, waitForPort } fro
 import { ReplayClient, replayLoad } from './lib/replay.mjs';
 
 import { abArgs } from './lib/ab-args.mjs';
-const { str: opt } = abArgs(undefined, { known: ['lib', 'mode', 'ms', 'top'] });
+const { str: opt } = abArgs(undefined, { known: ['lib', 'mode', 'tool', 'ms', 'top'] });
 const lib = opt('lib', 'mcpkit');
 const mode = opt('mode', 'stateless');
 const tool = opt('tool', 'sync');

@@ -187,9 +187,6 @@ export class McpProtocolHandler implements McpConnection {
     const entry: RequestMethod | undefined = found?.kind === 'request' ? found : undefined;
     const run = new RunningRequest(id, method, entry, extra, entry?.cancellable !== false);
     const controller = run.controller;
-    const transportSignal = extra.signal;
-    // Watched only once the handler waits (#settle): nothing can abort it while it runs synchronously.
-    if (transportSignal?.aborted === true) controller.abort(transportSignal.reason);
     let outcome: JsonRpcResponse | undefined;
     try {
       // An unknown method is -32601 whatever its params look like.
@@ -214,8 +211,7 @@ export class McpProtocolHandler implements McpConnection {
           if (session === undefined) (this.#anonymous ??= new Set()).add(controller);
           else session.track(id, controller);
         }
-        if (transportSignal?.aborted === true) controller.abort(transportSignal.reason);
-        else transportSignal?.addEventListener('abort', (run.onTransportAbort = () => controller.abort(transportSignal.reason)), { once: true });
+        // The transport's signal (a client gone) reaches the handler through the controller, which follows it lazily.
         return this.#settle(run, running, params);
       }
       outcome = this.#answer(run, running);
@@ -291,7 +287,7 @@ export class McpProtocolHandler implements McpConnection {
     // Its progress token is no longer active: later progress() calls send nothing.
     run.context?.finish();
     if (run.timer !== undefined) clearTimeout(run.timer);
-    if (run.onTransportAbort) run.extra.signal?.removeEventListener('abort', run.onTransportAbort);
+    run.controller.detach();
     if (!run.registered) return;
     if (this.#session === undefined) this.#anonymous?.delete(run.controller);
     else this.#session.untrack(run.id);
@@ -364,11 +360,10 @@ export class McpProtocolHandler implements McpConnection {
 
 /** One request from its dispatch to its answer: what the answer and the cleanup need. */
 class RunningRequest {
-  readonly controller = new LazyAbort();
+  readonly controller: LazyAbort;
   era: EraInfo | undefined = undefined;
   context: MethodContext | undefined = undefined;
   timer: ReturnType<typeof setTimeout> | undefined = undefined;
-  onTransportAbort: (() => void) | undefined = undefined;
   /** In the session's (or the shared connection's) in-flight set. */
   registered = false;
 
@@ -379,7 +374,9 @@ class RunningRequest {
     readonly extra: MessageExtra,
     /** Registered once it waits, so that `notifications/cancelled` (or close) can abort it. */
     readonly cancellable: boolean,
-  ) {}
+  ) {
+    this.controller = new LazyAbort(extra.signal);
+  }
 }
 
 function plainHandle(entry: RequestMethod, params: Record<string, unknown>, ctx: MethodContext): unknown {

@@ -1,0 +1,77 @@
+/** LazyAbort follows the transport's signal without listening to it until someone holds its AbortSignal. */
+import { describe, expect, it } from 'vitest';
+import type { AbortSignalLike } from '../../../src/protocol/connection.js';
+import { LazyAbort } from '../../../src/protocol/request/abort.js';
+
+/** An AbortSignalLike that counts its listeners, as a transport's light signal. */
+class CountingSignal implements AbortSignalLike {
+  aborted = false;
+  reason: unknown = undefined;
+  readonly listeners = new Set<() => void>();
+  addEventListener(_type: 'abort', listener: () => void): void {
+    this.listeners.add(listener);
+  }
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    this.listeners.delete(listener);
+  }
+  abort(reason: unknown): void {
+    this.aborted = true;
+    this.reason = reason;
+    for (const listener of [...this.listeners]) listener();
+  }
+}
+
+describe('LazyAbort with a parent signal', () => {
+  it('does not listen to the parent until its signal is read, yet reports the parent aborting', () => {
+    const parent = new CountingSignal();
+    const abort = new LazyAbort(parent);
+    expect(parent.listeners.size).toBe(0);
+    const gone = new Error('client disconnected');
+    parent.abort(gone);
+    expect(abort.aborted).toBe(true);
+    expect(abort.reason).toBe(gone);
+    // Read after the fact: the signal is born aborted, with the parent's reason.
+    expect(abort.signal.aborted).toBe(true);
+    expect(abort.signal.reason).toBe(gone);
+  });
+
+  it('a signal read before the parent aborts fires when it does, and stops listening', () => {
+    const parent = new CountingSignal();
+    const abort = new LazyAbort(parent);
+    const signal = abort.signal;
+    expect(parent.listeners.size).toBe(1);
+    const seen: unknown[] = [];
+    signal.addEventListener('abort', () => seen.push(signal.reason));
+    parent.abort('gone');
+    expect(seen).toEqual(['gone']);
+    expect(parent.listeners.size).toBe(0);
+  });
+
+  it('the first reason wins: a parent that aborted unread comes before a later timeout or cancel', () => {
+    const parent = new CountingSignal();
+    const abort = new LazyAbort(parent);
+    parent.abort('disconnected');
+    abort.abort('timed out');
+    expect(abort.reason).toBe('disconnected');
+    const own = new LazyAbort(new CountingSignal());
+    own.abort('cancelled');
+    expect(own.reason).toBe('cancelled');
+  });
+
+  it('detach keeps what happened and ignores the parent afterwards, removing its listener', () => {
+    const parent = new CountingSignal();
+    const abort = new LazyAbort(parent);
+    void abort.signal;
+    abort.detach();
+    expect(parent.listeners.size).toBe(0);
+    parent.abort('late');
+    expect(abort.aborted).toBe(false);
+    expect(abort.signal.aborted).toBe(false);
+
+    const early = new CountingSignal();
+    const kept = new LazyAbort(early);
+    early.abort('before the answer');
+    kept.detach();
+    expect(kept.reason).toBe('before the answer');
+  });
+});
