@@ -22,7 +22,7 @@ import { RequestTable } from './requests.js';
 import { ServerRequests } from './server-requests.js';
 import { ClientSkills } from './skills.js';
 import { ClientTasks, isTaskHandle, parseTask, TASKS_EXTENSION } from './tasks.js';
-import { createdTask, legacyTaskSupport, parseLegacyTask, TASKS_REVISION, type LegacyTaskSupport } from './tasks-legacy.js';
+import { legacyTaskSupport, taskOrResult, TASKS_REVISION, type LegacyTaskSupport } from './tasks-legacy.js';
 import type { ClientTransport, OutboundInfo } from './transport.js';
 
 export type { ClientTask, TaskDefaults, TaskWaitOptions } from './tasks.js';
@@ -278,8 +278,8 @@ export class Client {
     const waitOptions = { ...wait, ...(options.signal === undefined ? {} : { signal: options.signal }) };
     let result = answer as unknown as McpToolResult;
     // A tool that runs as a task: awaited here, so calling code is the same either way.
-    const created = legacyTask ? createdTask(answer) : undefined;
-    if (created !== undefined) result = await this.tasks.result(parseLegacyTask(created, undefined, 'tools/call'), waitOptions);
+    const created = legacyTask ? taskOrResult(answer) : undefined;
+    if (created !== undefined) result = await this.tasks.result(created, waitOptions);
     else if (this.#era === 'modern' && isTaskHandle(result)) result = await this.tasks.result(parseTask(result, result.taskId, 'tools/call'), waitOptions);
     if (result.isError === true) {
       if (options.throwOnError === true) throw new ToolResultError(name, result);

@@ -56,6 +56,17 @@ export function createdTask(result: unknown): Json | undefined {
   return result['task'];
 }
 
+/**
+ * The answer to a `tools/call` sent as a task: its task (`CreateTaskResult`), or undefined
+ * when the server ran it at once (a tool result). Anything else is a precise error.
+ */
+export function taskOrResult(answer: McpResult): ClientTask | undefined {
+  const created = createdTask(answer);
+  if (created !== undefined) return parseLegacyTask(created, undefined, 'tools/call');
+  if (Array.isArray(answer['content'])) return undefined;
+  throw new McpError('tools/call', ErrorCode.InternalError, 'The server answered a tools/call sent as a task with neither a task (CreateTaskResult) nor a tool result');
+}
+
 /** A 2025-11-25 `Task` checked: a string id (the one asked for, when one was), a known status. */
 export function parseLegacyTask(value: unknown, taskId: string | undefined, method: string): ClientTask {
   const bad = (why: string): never => {

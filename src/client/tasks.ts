@@ -13,7 +13,7 @@ import { onAbort } from './abort.js';
 import { McpError, McpTransportError } from './errors.js';
 import type { Json, RequestOptions, TaskStartOptions } from './options.js';
 import type { ClientTask, ClientTaskList, TaskDefaults, TaskWaitOptions } from './task-types.js';
-import { awaitLegacyTask, callsAsTask, createdTask, parseLegacyTask, type LegacyTaskSupport } from './tasks-legacy.js';
+import { awaitLegacyTask, callsAsTask, parseLegacyTask, taskOrResult, type LegacyTaskSupport } from './tasks-legacy.js';
 import type { TaskStatus, ToolDescription } from '../wire-types/index.js';
 import type { McpResult, McpToolResult } from '../wire-types/index.js';
 
@@ -112,10 +112,11 @@ export class ClientTasks {
     const legacy = this.host.legacy();
     if (legacy !== undefined) {
       // 2025-11-25: the client asks for a task (start always does, unless the listed tool forbids it).
-      if (callsAsTask(legacy, this.host.tool(name), true)) params['task'] = ttlMs === undefined ? {} : { ttl: ttlMs };
+      const asTask = callsAsTask(legacy, this.host.tool(name), true);
+      if (asTask) params['task'] = ttlMs === undefined ? {} : { ttl: ttlMs };
       const answer = await this.host.request('tools/call', params, request);
-      const created = createdTask(answer);
-      return created === undefined ? { result: answer as unknown as McpToolResult } : { task: parseLegacyTask(created, undefined, 'tools/call') };
+      const created = asTask ? taskOrResult(answer) : undefined;
+      return created === undefined ? { result: answer as unknown as McpToolResult } : { task: created };
     }
     const answer = await this.host.request('tools/call', params, request);
     if (!isTaskHandle(answer)) return { result: answer as unknown as McpToolResult };

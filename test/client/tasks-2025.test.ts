@@ -83,6 +83,11 @@ function sdkServer(): McpServer {
       return { task };
     },
   } as never);
+  // Asks the client for a task-augmented elicitation (the client declares no tasks capability).
+  server.registerTool('asks-as-task', {}, async () => {
+    const answer = await server.server.request({ method: 'elicitation/create', params: { message: 'Go?', requestedSchema: { type: 'object', properties: { go: { type: 'boolean' } } }, task: { ttl: 5000 } } }, ElicitResultSchema);
+    return { content: [{ type: 'text', text: `answered ${JSON.stringify(answer)}` }] };
+  });
   server.registerTool('plain', { inputSchema: { word: z.string() } }, ({ word }) => ({ content: [{ type: 'text', text: `plain ${word}` }] }));
   return server;
 }
@@ -198,6 +203,15 @@ describe('2025-11-25 tasks against the SDK v1 server', () => {
     expect(ids).toHaveLength(2);
     for (const id of ids) await eventually(async () => (await client.tasks.get(id)).status === 'cancelled', { message: `task ${id} cancelled` });
     expect(wire.sent.filter((m) => m['method'] === 'tasks/cancel').map((m) => (m['params'] as { taskId: string }).taskId)).toEqual(ids);
+    wire.expectValid(REVISION);
+  });
+
+  it('a task-augmented elicitation from the server is answered normally: the client declares no tasks capability', async () => {
+    const { client, wire } = await connected({ elicitation: (params) => ({ action: 'accept', content: { go: !('task' in params) } }) });
+    const result = await client.callTool('asks-as-task');
+    expect(text(result)).toBe('answered {"action":"accept","content":{"go":true}}');
+    expect(wire.sent.find((m) => m['method'] === 'initialize')!['params']).not.toHaveProperty('capabilities.tasks');
+    expect(wire.received.find((m) => m['method'] === 'elicitation/create')!['params']).toHaveProperty('task', { ttl: 5000 });
     wire.expectValid(REVISION);
   });
 

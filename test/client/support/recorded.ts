@@ -43,7 +43,7 @@ export function recorded(inner: ClientTransport): Recorded {
     methods: () => sent.map((m) => m['method']).filter((m): m is string => typeof m === 'string'),
     expectValid(revision) {
       // A response is checked as the result of the request it answers, whichever side asked:
-      // a task-augmented request's as CreateTaskResult, tasks/result's as the tool result it carries.
+      // a task-augmented tools/call's as CreateTaskResult, tasks/result's as the tool result it carries.
       const asked = new Map<string, Record<string, unknown>>();
       for (const m of sent) if (typeof m['method'] === 'string' && m['id'] !== undefined) asked.set(`c:${JSON.stringify(m['id'])}`, m);
       for (const m of received) if (typeof m['method'] === 'string' && m['id'] !== undefined) asked.set(`s:${JSON.stringify(m['id'])}`, m);
@@ -52,7 +52,8 @@ export function recorded(inner: ClientTransport): Recorded {
         const say = (p: string): void => void problems.push(`${who} sent ${JSON.stringify(m).slice(0, 300)}: ${p}`);
         const method = m['method'] === undefined ? (request?.['method'] as string | undefined) : undefined;
         const params = request?.['params'] as Record<string, unknown> | undefined;
-        const augmented = params !== undefined && typeof params['task'] === 'object';
+        // Only the server declares task-augmented requests: the client answers one normally.
+        const augmented = who === 'server' && params !== undefined && typeof params['task'] === 'object';
         validateWire(m, revision, augmented ? undefined : method).forEach(say);
         if (method !== undefined && 'result' in m) {
           if (augmented) validateResult(m['result'], method, revision, { taskAugmented: true }).forEach(say);
