@@ -4,7 +4,7 @@
  * (with the 2024-11-05 HTTP+SSE fallback) and in memory. See docs/client.md.
  */
 export { Client } from './client/client.js';
-export type { CallToolOptions, ClientOptions, ElicitationHandler, HandlerExtra, ListOptions, RequestOptions as PerRequestOptions, RootsSource, SamplingHandler } from './client/client.js';
+export type { CallToolOptions, ClientOptions, ElicitationHandler, HandlerExtra, ListOptions, RequestOptions as PerRequestOptions, RootsSource, SamplingHandler, TaskStartOptions } from './client/client.js';
 export { McpError, McpTransportError, ToolResultError, isMcpError } from './client/errors.js';
 export type { TransportFailure } from './client/errors.js';
 export { StdioClientTransport } from './client/stdio.js';
@@ -16,7 +16,7 @@ export type { InMemoryOptions } from './client/memory.js';
 export { ClientSkills } from './client/skills.js';
 export type { ListSkillsResult, SkillFetchOptions, SkillListOptions, SkillsHost } from './client/skills.js';
 export { ClientTasks, TASKS_EXTENSION } from './client/tasks.js';
-export type { ClientTask, TaskDefaults, TaskWaitOptions } from './client/tasks.js';
+export type { CallTaskOptions, ClientTask, ClientTaskList, TaskDefaults, TaskWaitOptions } from './client/tasks.js';
 // A skill's verification without a transport (SEP-2640): what client.skills uses, for any reader.
 export { checkSkillEntry, fetchSkill, frontmatterDifferences, SkillVerificationError, skillRoot, verifySkillFile } from './skills/format/verify.js';
 export type { EntryLimits, FetchSkillOptions, LoadedSkill, SkillEntry, SkillFileEntry, SkillReader, SkillReadResult, SkillVerificationFailure } from './skills/format/verify.js';

@@ -22,10 +22,11 @@ import { RequestTable } from './requests.js';
 import { ServerRequests } from './server-requests.js';
 import { ClientSkills } from './skills.js';
 import { ClientTasks, isTaskHandle, parseTask, TASKS_EXTENSION } from './tasks.js';
+import { legacyTaskSupport, taskOrResult, TASKS_REVISION, type LegacyTaskSupport } from './tasks-legacy.js';
 import type { ClientTransport, OutboundInfo } from './transport.js';
 
 export type { ClientTask, TaskDefaults, TaskWaitOptions } from './tasks.js';
-export type { CallToolOptions, ClientOptions, ElicitationHandler, HandlerExtra, ListOptions, RequestOptions, RootsSource, SamplingHandler } from './options.js';
+export type { CallToolOptions, ClientOptions, ElicitationHandler, HandlerExtra, ListOptions, RequestOptions, RootsSource, SamplingHandler, TaskStartOptions } from './options.js';
 
 const MODERN: ProtocolVersion = MODERN_VERSIONS[0];
 
@@ -193,8 +194,9 @@ export class Client {
   }
 
   /**
-   * The tasks extension (2026-07-28): `start` a tool as a task, `get`, `update`,
-   * `cancel`, and `result` to await one. `callTool` uses it on its own.
+   * Tasks on both eras (the 2026-07-28 extension, revision 2025-11-25's tasks): `start`
+   * a tool as a task, `get`, `update` (2026-07-28), `cancel`, `list` (2025-11-25) and
+   * `result` to await one. `callTool` uses it on its own.
    */
   get tasks(): ClientTasks {
     this.#tasks ??= new ClientTasks({
@@ -205,9 +207,18 @@ export class Client {
         signal.addEventListener('abort', off, { once: true });
         this.listen({ taskIds }, { signal }).catch(() => undefined); // polling goes on without it
       },
+      legacy: () => this.#legacyTasks(),
+      tool: (name) => this.#tools.get(name)?.tool,
+      watch: (onTask) => this.on('notifications/tasks/status', onTask),
       defaults: this.#options.tasks === false ? {} : (this.#options.tasks ?? {}),
     });
     return this.#tasks;
+  }
+
+  /** On a legacy session: what the server's 2025-11-25 `tasks` capability allows (nothing before that revision). */
+  #legacyTasks(): LegacyTaskSupport | undefined {
+    if (this.#era !== 'legacy') return undefined;
+    return this.#version === TASKS_REVISION ? legacyTaskSupport(this.#server.capabilities) : { toolCalls: false, list: false, cancel: false };
   }
 
   // ---- what a server offers --------------------------------------------------------------
@@ -258,9 +269,18 @@ export class Client {
    * `outputSchema` of the listed tool.
    */
   async callTool(name: string, args?: Json, options: CallToolOptions = {}): Promise<McpToolResult> {
-    let result = (await this.#request('tools/call', args === undefined ? { name } : { name, arguments: args }, options, true)) as unknown as McpToolResult;
-    // A tool the server runs as a task: awaited here, so calling code is the same either way.
-    if (isTaskHandle(result)) result = await this.tasks.result(parseTask(result, result.taskId, 'tools/call'), { ...options.task, ...(options.signal === undefined ? {} : { signal: options.signal }) });
+    const { create, ttlMs, ...wait } = options.task ?? {};
+    const params: Json = args === undefined ? { name } : { name, arguments: args };
+    // 2025-11-25: the client asks for the task (a required tool, or the caller's create).
+    const legacyTask = this.tasks.callsAsTask(name, create === true);
+    if (legacyTask) params['task'] = ttlMs === undefined ? {} : { ttl: ttlMs };
+    const answer = await this.#request('tools/call', params, options, true);
+    const waitOptions = { ...wait, ...(options.signal === undefined ? {} : { signal: options.signal }) };
+    let result = answer as unknown as McpToolResult;
+    // A tool that runs as a task: awaited here, so calling code is the same either way.
+    const created = legacyTask ? taskOrResult(answer) : undefined;
+    if (created !== undefined) result = await this.tasks.result(created, waitOptions);
+    else if (this.#era === 'modern' && isTaskHandle(result)) result = await this.tasks.result(parseTask(result, result.taskId, 'tools/call'), waitOptions);
     if (result.isError === true) {
       if (options.throwOnError === true) throw new ToolResultError(name, result);
       return result;

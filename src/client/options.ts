@@ -2,7 +2,7 @@
 import { SUPPORTED_VERSIONS, type ProtocolVersion } from '../protocol/wire/versions.js';
 import type { ClientCapabilities, CreateMessageParams, CreateMessageResult, DiscoverResult, ElicitFormParams, ElicitResult, ElicitUrlParams, Implementation, LoggingLevel, Root } from '../wire-types/index.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
-import type { TaskDefaults, TaskWaitOptions } from './task-types.js';
+import type { CallTaskOptions, TaskDefaults } from './task-types.js';
 
 export type Json = Record<string, unknown>;
 
@@ -71,8 +71,14 @@ export interface RequestOptions {
 export interface CallToolOptions extends RequestOptions {
   /** Throw a `ToolResultError` for an `isError` result instead of returning it. */
   throwOnError?: boolean;
-  /** How a call the server runs as a task is awaited (the request's `signal` also aborts the wait and cancels the task). */
-  task?: Omit<TaskWaitOptions, 'signal'>;
+  /** How a call that runs as a task is awaited (the request's `signal` also aborts the wait and cancels the task); 2025-11-25: `create` for an `optional` tool. */
+  task?: CallTaskOptions;
+}
+
+/** `client.tasks.start` options. */
+export interface TaskStartOptions extends RequestOptions {
+  /** 2025-11-25: the retention asked for (`task.ttl`); the server may grant another. */
+  ttlMs?: number;
 }
 
 export interface ListOptions extends RequestOptions {

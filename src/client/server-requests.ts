@@ -25,7 +25,9 @@ export class ServerRequests {
   /** A legacy server→client request: answered with the handler's result or an error. */
   handle(request: JsonRpcRequest): void {
     const { id, method } = request;
-    const params = isPlainObject(request.params) ? request.params : {};
+    // 2025-11-25 task augmentation (`params.task`): the client declares no `tasks` capability, so it
+    // answers such a request normally, as the spec asks of a receiver that does not declare it.
+    const { task: _task, ...params } = isPlainObject(request.params) ? request.params : {};
     const max = this.options.maxInboundRequests ?? 64;
     if (this.#inbound.size >= max || this.#inbound.has(id)) {
       return this.reply({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: `The client is already answering ${this.#inbound.size} requests (maxInboundRequests)` } }, method);

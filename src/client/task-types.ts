@@ -30,6 +30,23 @@ export interface TaskWaitOptions {
   onStatus?: (task: ClientTask) => void;
 }
 
+/** How `callTool` treats a tool that can run as a task. */
+export interface CallTaskOptions extends Omit<TaskWaitOptions, 'signal'> {
+  /**
+   * 2025-11-25: run a tool whose `execution.taskSupport` is `optional` (or one not
+   * listed) as a task. `required` tools always are; 2026-07-28 servers decide themselves.
+   */
+  create?: boolean;
+  /** 2025-11-25: the retention asked for (`task.ttl`). */
+  ttlMs?: number;
+}
+
+/** A page of `tasks/list` (2025-11-25). */
+export interface ClientTaskList {
+  tasks: ClientTask[];
+  nextCursor?: string;
+}
+
 /** The client's defaults for tasks (`new Client({ tasks })`); `false` does not declare the extension. */
 export interface TaskDefaults {
   maxWaitMs?: number;

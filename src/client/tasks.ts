@@ -1,21 +1,23 @@
 /**
- * The tasks extension, client side (2026-07-28, SEP-2663, `io.modelcontextprotocol/tasks`):
+ * Tasks, client side. On 2026-07-28 the tasks extension (SEP-2663, `io.modelcontextprotocol/tasks`):
  * a `tools/call` the server answers with a task handle is followed with `tasks/get`
  * (or `notifications/tasks` on a `subscriptions/listen` stream) until it is final,
  * the questions it asks are answered with the client's handlers through `tasks/update`,
  * and an abort or the wait bound sends `tasks/cancel`. Everything the server says is
  * checked: a task answer with another id, an unknown status or no result is an error.
+ * On a 2025-11-25 session the same API speaks that revision's tasks (tasks-legacy.ts).
  */
 import { isPlainObject } from '../jsonrpc/message.js';
 import { ErrorCode } from '../jsonrpc/errors.js';
 import { onAbort } from './abort.js';
 import { McpError, McpTransportError } from './errors.js';
-import type { Json, RequestOptions } from './options.js';
-import type { ClientTask, TaskDefaults, TaskWaitOptions } from './task-types.js';
-import type { TaskStatus } from '../wire-types/index.js';
+import type { Json, RequestOptions, TaskStartOptions } from './options.js';
+import type { ClientTask, ClientTaskList, TaskDefaults, TaskWaitOptions } from './task-types.js';
+import { awaitLegacyTask, callsAsTask, parseLegacyTask, taskOrResult, type LegacyTaskSupport } from './tasks-legacy.js';
+import type { TaskStatus, ToolDescription } from '../wire-types/index.js';
 import type { McpResult, McpToolResult } from '../wire-types/index.js';
 
-export type { ClientTask, TaskDefaults, TaskWaitOptions } from './task-types.js';
+export type { CallTaskOptions, ClientTask, ClientTaskList, TaskDefaults, TaskWaitOptions } from './task-types.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
@@ -33,6 +35,12 @@ export interface TaskHost {
   inputs(requests: unknown, signal: AbortSignal | undefined): Promise<Json>;
   /** Starts a listen stream for `taskIds`; its `notifications/tasks` reach `onTask` until `signal` aborts. */
   listen(taskIds: string[], onTask: (params: Json) => void, signal: AbortSignal): void;
+  /** 2025-11-25 sessions: what the server's `tasks` capability allows; undefined on 2026-07-28. */
+  legacy(): LegacyTaskSupport | undefined;
+  /** The listed tool of that name (its `execution.taskSupport`). */
+  tool(name: string): ToolDescription | undefined;
+  /** Each `notifications/tasks/status` until the returned function is called. */
+  watch(onTask: (params: Json) => void): () => void;
   defaults: TaskDefaults;
 }
 
@@ -85,39 +93,80 @@ const thrown = (error: Error): never => {
   throw error;
 };
 
+/** A task operation the session's revision (or the server) does not have: refused before anything is sent. */
+const unsupported = (method: string, message: string): McpError => new McpError(method, ErrorCode.MethodNotFound, message);
+
 /** `client.tasks`: start a tool as a task, read, answer, cancel, and await one. */
 export class ClientTasks {
   constructor(private readonly host: TaskHost) {}
 
   /**
    * Calls a tool and returns the task handle the server answered, or `{ result }`
-   * when it answered at once (the tool runs no task, or on a legacy session).
+   * when it answered at once (the tool runs no task; a session before 2025-11-25;
+   * on 2025-11-25 a server without task-augmented calls, or a listed tool whose
+   * `execution.taskSupport` forbids them).
    */
-  async start(name: string, args?: Json, options: RequestOptions = {}): Promise<{ task: ClientTask } | { result: McpToolResult }> {
-    const answer = await this.host.request('tools/call', args === undefined ? { name } : { name, arguments: args }, options);
+  async start(name: string, args?: Json, options: TaskStartOptions = {}): Promise<{ task: ClientTask } | { result: McpToolResult }> {
+    const { ttlMs, ...request } = options;
+    const params: Json = args === undefined ? { name } : { name, arguments: args };
+    const legacy = this.host.legacy();
+    if (legacy !== undefined) {
+      // 2025-11-25: the client asks for a task (start always does, unless the listed tool forbids it).
+      const asTask = callsAsTask(legacy, this.host.tool(name), true);
+      if (asTask) params['task'] = ttlMs === undefined ? {} : { ttl: ttlMs };
+      const answer = await this.host.request('tools/call', params, request);
+      const created = asTask ? taskOrResult(answer) : undefined;
+      return created === undefined ? { result: answer as unknown as McpToolResult } : { task: created };
+    }
+    const answer = await this.host.request('tools/call', params, request);
     if (!isTaskHandle(answer)) return { result: answer as unknown as McpToolResult };
     return { task: parseTask(answer, answer.taskId, 'tools/call') };
   }
 
   async get(taskId: string, options?: RequestOptions): Promise<ClientTask> {
-    return parseTask(await this.host.request('tasks/get', { taskId }, options), taskId, 'tasks/get');
+    const answer = await this.host.request('tasks/get', { taskId }, options);
+    return this.host.legacy() === undefined ? parseTask(answer, taskId, 'tasks/get') : parseLegacyTask(answer, taskId, 'tasks/get');
   }
 
-  /** Answers the task's questions by key (`tasks/update`). */
+  /** Answers the task's questions by key (`tasks/update`; 2026-07-28 only: on 2025-11-25 the questions are server requests the handlers answer). */
   async update(taskId: string, inputResponses: Json, options?: RequestOptions): Promise<void> {
+    if (this.host.legacy() !== undefined) throw unsupported('tasks/update', '2025-11-25 has no tasks/update: a task asks its questions as elicitation or sampling requests, which the client\'s handlers answer while client.tasks.result waits');
     await this.host.request('tasks/update', { taskId, inputResponses }, options);
   }
 
-  /** Asks the server to cancel the task; a task already final keeps its status. */
+  /** Asks the server to cancel the task; a task already final keeps its status (2025-11-25: the server answers -32602). */
   async cancel(taskId: string, options?: RequestOptions): Promise<void> {
+    const legacy = this.host.legacy();
+    if (legacy !== undefined && !legacy.cancel) throw unsupported('tasks/cancel', 'The server does not declare tasks.cancel: it cannot cancel its tasks');
     await this.host.request('tasks/cancel', { taskId }, options);
+  }
+
+  /** The server's tasks, a page at a time (`tasks/list`, 2025-11-25 only: the 2026-07-28 extension lists none). */
+  async list(options: RequestOptions & { cursor?: string } = {}): Promise<ClientTaskList> {
+    const legacy = this.host.legacy();
+    if (legacy === undefined) throw unsupported('tasks/list', 'The tasks extension (2026-07-28) has no tasks/list: keep the task ids callTool and start hand out');
+    if (!legacy.list) throw unsupported('tasks/list', 'The server does not declare tasks.list');
+    const { cursor, ...request } = options;
+    const answer = await this.host.request('tasks/list', cursor === undefined ? {} : { cursor }, request);
+    if (!Array.isArray(answer['tasks'])) throw new McpError('tasks/list', ErrorCode.InternalError, 'The server answered tasks/list without a tasks array');
+    const page: ClientTaskList = { tasks: answer['tasks'].slice(0, 10_000).map((task) => parseLegacyTask(task, undefined, 'tasks/list')) };
+    if (typeof answer['nextCursor'] === 'string') page.nextCursor = answer['nextCursor'];
+    return page;
+  }
+
+  /** Whether `callTool` runs the tool as a 2025-11-25 task (`asked`: the caller's `task.create`). */
+  callsAsTask(name: string, asked: boolean): boolean {
+    const legacy = this.host.legacy();
+    return legacy !== undefined && callsAsTask(legacy, this.host.tool(name), asked);
   }
 
   /**
    * Waits until the task is final and returns the call's result: `completed`
    * resolves (an `isError` result too), `failed` rejects with `McpError` carrying
    * the task's error code, `cancelled` rejects with `McpError` (`data.status: 'cancelled'`).
-   * Questions the task asks are answered with the client's handlers.
+   * Questions the task asks are answered with the client's handlers. On 2025-11-25 the
+   * result is `tasks/result`'s: a `failed` task's `isError` result resolves, its JSON-RPC
+   * error rejects as above.
    */
   async result(task: ClientTask | string, options: TaskWaitOptions = {}): Promise<McpToolResult> {
     const taskId = typeof task === 'string' ? task : task.taskId;
@@ -126,60 +175,11 @@ export class ClientTasks {
     const stop = new AbortController();
     const unlinkCaller = options.signal === undefined ? () => undefined : onAbort(options.signal, () => stop.abort(options.signal?.reason));
     const overdue = maxWaitMs > 0 ? setTimeout(() => stop.abort(new McpTransportError('timeout', `Task ${taskId} was not final within ${maxWaitMs} ms (maxWaitMs); it was cancelled`)), maxWaitMs) : undefined;
-    let wake: (() => void) | undefined;
-    let pushed: ClientTask | undefined;
     try {
-      if (listen) {
-        this.host.listen(
-          [taskId],
-          (params) => {
-            try {
-              pushed = parseTask(params, taskId, 'notifications/tasks');
-              wake?.();
-            } catch {
-              // A malformed push: the next tasks/get says what the task is.
-            }
-          },
-          stop.signal,
-        );
-      }
-      let current = typeof task === 'string' ? await this.get(taskId, { signal: stop.signal }) : task;
-      options.onStatus?.(current);
-      const answered = new Set<string>();
-      let rounds = 0;
-      let interval: number | undefined;
-      while (!FINAL.has(current.status)) {
-        if (current.status === 'input_required') {
-          const open = Object.fromEntries(Object.entries(current.inputRequests ?? {}).filter(([key]) => !answered.has(key)));
-          if (Object.keys(open).length > 0) {
-            if (++rounds > MAX_INPUT_ROUNDS) throw new McpError('tasks/update', ErrorCode.InternalError, `Task ${taskId} asked for input more than ${MAX_INPUT_ROUNDS} times`);
-            const inputResponses = await this.host.inputs(open, stop.signal);
-            for (const key of Object.keys(open)) answered.add(key);
-            await this.update(taskId, inputResponses, { signal: stop.signal });
-          }
-        }
-        // Listening: one poll at the server's interval (a change before the stream was open is not pushed), then the slow safety net.
-        interval = listen && interval !== undefined ? POLL.listenMs : nextPollMs(current, interval);
-        // A push that came while the questions were answered is news already: no wait.
-        if (pushed === undefined) await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, interval);
-          const unlink = onAbort(stop.signal, done);
-          wake = done;
-          function done(): void {
-            clearTimeout(timer);
-            unlink();
-            wake = undefined;
-            resolve();
-          }
-        });
-        if (stop.signal.aborted) break;
-        const next = pushed ?? (await this.get(taskId, { signal: stop.signal }));
-        pushed = undefined;
-        if (next.status !== current.status || next.lastUpdatedAt !== current.lastUpdatedAt) options.onStatus?.(next);
-        current = next;
-      }
-      if (stop.signal.aborted) throw stop.signal.reason;
-      return outcome(current);
+      const legacy = this.host.legacy() !== undefined;
+      const result = legacy ? await awaitLegacyTask({ request: (method, params, o) => this.host.request(method, params, o), get: (id, o) => this.get(id, o), watch: (onTask) => this.host.watch(onTask), nextPollMs }, task, options, stop.signal) : await this.#awaitModern(task, listen, options, stop.signal);
+      if (stop.signal.aborted || result === undefined) throw stop.signal.reason;
+      return result;
     } catch (error) {
       if (!stop.signal.aborted) throw error;
       // Aborted or overdue: the server is told, best effort, and the caller gets why.
@@ -192,5 +192,63 @@ export class ClientTasks {
       unlinkCaller();
       stop.abort();
     }
+  }
+
+  /** The 2026-07-28 wait: undefined when `signal` aborted first. */
+  async #awaitModern(task: ClientTask | string, listen: boolean, options: TaskWaitOptions, signal: AbortSignal): Promise<McpToolResult | undefined> {
+    const taskId = typeof task === 'string' ? task : task.taskId;
+    let wake: (() => void) | undefined;
+    let pushed: ClientTask | undefined;
+    if (listen) {
+      this.host.listen(
+        [taskId],
+        (params) => {
+          try {
+            pushed = parseTask(params, taskId, 'notifications/tasks');
+            wake?.();
+          } catch {
+            // A malformed push: the next tasks/get says what the task is.
+          }
+        },
+        signal,
+      );
+    }
+    let current = typeof task === 'string' ? await this.get(taskId, { signal }) : task;
+    options.onStatus?.(current);
+    const answered = new Set<string>();
+    let rounds = 0;
+    let interval: number | undefined;
+    while (!FINAL.has(current.status)) {
+      if (current.status === 'input_required') {
+        const open = Object.fromEntries(Object.entries(current.inputRequests ?? {}).filter(([key]) => !answered.has(key)));
+        if (Object.keys(open).length > 0) {
+          if (++rounds > MAX_INPUT_ROUNDS) throw new McpError('tasks/update', ErrorCode.InternalError, `Task ${taskId} asked for input more than ${MAX_INPUT_ROUNDS} times`);
+          const inputResponses = await this.host.inputs(open, signal);
+          for (const key of Object.keys(open)) answered.add(key);
+          await this.update(taskId, inputResponses, { signal });
+        }
+      }
+      // Listening: one poll at the server's interval (a change before the stream was open is not pushed), then the slow safety net.
+      interval = listen && interval !== undefined ? POLL.listenMs : nextPollMs(current, interval);
+      // A push that came while the questions were answered is news already: no wait.
+      if (pushed === undefined) await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, interval);
+        const unlink = onAbort(signal, done);
+        wake = done;
+        function done(): void {
+          clearTimeout(timer);
+          unlink();
+          wake = undefined;
+          resolve();
+        }
+      });
+      if (signal.aborted) break;
+      const next = pushed ?? (await this.get(taskId, { signal }));
+      pushed = undefined;
+      if (next.status !== current.status || next.lastUpdatedAt !== current.lastUpdatedAt) options.onStatus?.(next);
+      current = next;
+    }
+    if (signal.aborted) return undefined;
+    return outcome(current);
   }
 }
