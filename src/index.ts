@@ -89,6 +89,7 @@ export { transformProvider, type McpArgumentTransform, type McpItemFilter, type 
 export type { McpProvided } from './server/server.js';
 
 // Namespaced tool providers assembled into one server
+export { toolSearchProvider, type McpToolSearchOptions } from './compose/tool-search.js';
 export { assembleMcpServer, McpAssemblyError, runMcpStdio, type McpToolDef, type McpToolProvider } from './compose/assemble.js';
 
 // Transports

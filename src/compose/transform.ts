@@ -6,6 +6,7 @@ import type { ToolAnnotations } from '../wire-types/index.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 import { isThenable } from '../util/thenable.js';
 import { toolsFromPrompts, toolsFromResources } from './as-tools.js';
+import { toolSearchOptions, toolSearchProvider, type McpToolSearchOptions } from './tool-search.js';
 
 /** What selects items: any listed name (tools, prompts) or URI (resources, templates), any tag (`_meta.tags`), every given annotation. */
 export interface McpItemFilter {
@@ -56,6 +57,8 @@ export interface McpProviderTransform {
   promptsAsTools?: boolean;
   /** Adds `list_resources` and `read_resource` tools, for clients that only call tools. */
   resourcesAsTools?: boolean;
+  /** Lists only `search_tools` and `call_tool` in place of the tools (applied last): see docs/composition.md. */
+  toolSearch?: true | McpToolSearchOptions;
   /** Names the result in warnings (default: the inner provider's label). */
   label?: string;
 }
@@ -64,7 +67,7 @@ const FILTER_KEYS = keysOf<McpItemFilter>({ names: true, tags: true, annotations
 const ARGUMENT_KEYS = keysOf<McpArgumentTransform>({ name: true, description: true, hide: true, value: true, default: true });
 const TOOL_KEYS = keysOf<McpToolTransform>({ name: true, title: true, description: true, arguments: true });
 const ITEM_KEYS = keysOf<McpItemTransform>({ name: true, title: true, description: true });
-const TRANSFORM_KEYS = keysOf<McpProviderTransform>({ include: true, exclude: true, tools: true, prompts: true, resources: true, promptsAsTools: true, resourcesAsTools: true, label: true });
+const TRANSFORM_KEYS = keysOf<McpProviderTransform>({ include: true, exclude: true, tools: true, prompts: true, resources: true, promptsAsTools: true, resourcesAsTools: true, toolSearch: true, label: true });
 const refuse = (message: string): Error => new RegistrationError(message);
 
 function tagsOf(item: { _meta?: Record<string, unknown> }): readonly unknown[] {
@@ -96,6 +99,11 @@ interface CompiledTool {
  */
 export function transformProvider<C>(inner: McpProvider<C>, options: McpProviderTransform): McpProvider<C> {
   refuseUnknownKeys(options, TRANSFORM_KEYS, 'transformProvider() options', refuse);
+  if (options.toolSearch !== undefined) {
+    const { toolSearch, ...rest } = options;
+    const search = toolSearchOptions(toolSearch, 'transformProvider()');
+    return toolSearchProvider(transformProvider(inner, rest), search);
+  }
   for (const which of ['include', 'exclude'] as const) if (options[which] !== undefined) refuseUnknownKeys(options[which], FILTER_KEYS, `transformProvider() ${which}`, refuse);
   const tools = new Map<string, CompiledTool>();
   const toolNames = new Map<string, string>();

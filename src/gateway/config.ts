@@ -18,6 +18,8 @@ export interface StdioUpstreamConfig {
    * `"shared"`: one process for every downstream session (see docs/gateway.md for what they share).
    */
   spawn?: 'session' | 'shared';
+  /** Serve its tools as `search_tools` and `call_tool` (the tool-search transform). */
+  toolSearch?: boolean;
 }
 
 /** A server reached over Streamable HTTP (or the 2024-11-05 HTTP+SSE transport). */
@@ -27,6 +29,8 @@ export interface HttpUpstreamConfig {
   url: string;
   /** Sent on every upstream HTTP request (POST, GET, DELETE). */
   headers?: Record<string, string>;
+  /** Serve its tools as `search_tools` and `call_tool` (the tool-search transform). */
+  toolSearch?: boolean;
 }
 
 export type UpstreamConfig = StdioUpstreamConfig | HttpUpstreamConfig;
@@ -35,8 +39,8 @@ export interface GatewayConfig {
   mcpServers: Record<string, UpstreamConfig>;
 }
 
-const STDIO_KEYS = keysOf<StdioUpstreamConfig>({ type: true, command: true, args: true, env: true, cwd: true, spawn: true });
-const HTTP_KEYS = keysOf<HttpUpstreamConfig>({ type: true, url: true, headers: true });
+const STDIO_KEYS = keysOf<StdioUpstreamConfig>({ type: true, command: true, args: true, env: true, cwd: true, spawn: true, toolSearch: true });
+const HTTP_KEYS = keysOf<HttpUpstreamConfig>({ type: true, url: true, headers: true, toolSearch: true });
 const TOP_KEYS = keysOf<GatewayConfig>({ mcpServers: true });
 /** A name becomes the namespace of its tools and prompts: the characters a tool name allows. */
 const NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
@@ -73,6 +77,16 @@ export function parseGatewayConfig(value: unknown, source = 'the config'): Gatew
 }
 
 function upstreamOf(value: unknown, at: string, fail: (where: string, message: string) => never): UpstreamConfig {
+  const config = connectionOf(value, at, fail);
+  const search = (value as Record<string, unknown>)['toolSearch'];
+  if (search !== undefined) {
+    if (typeof search !== 'boolean') fail(`${at}.toolSearch`, `must be true or false (got ${JSON.stringify(search)})`);
+    config.toolSearch = search;
+  }
+  return config;
+}
+
+function connectionOf(value: unknown, at: string, fail: (where: string, message: string) => never): UpstreamConfig {
   if (!isObject(value)) return fail(at, `must be an object with "command" (stdio) or "url" (HTTP) (got ${kind(value)})`);
   const hasCommand = 'command' in value;
   const hasUrl = 'url' in value;

@@ -5,6 +5,7 @@
 import { McpServer, type McpServerConfig } from '../server/server.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 import type { GatewayConfig, UpstreamConfig } from './config.js';
+import { toolSearchProvider } from '../compose/tool-search.js';
 import { createProxy, type McpProxy, type ProxyOptions } from './proxy.js';
 
 export interface GatewayOptions {
@@ -41,12 +42,12 @@ export function createGateway(config: GatewayConfig | UpstreamConfig, options: G
     for (const [name, upstream] of Object.entries(config.mcpServers)) {
       const proxy = createProxy(upstream, { ...optionsFor(name), name });
       proxies.set(name, proxy);
-      server.mount(proxy, { namespace: name });
+      server.mount(upstream.toolSearch === true ? toolSearchProvider(proxy) : proxy, { namespace: name });
     }
   } else {
     const proxy = createProxy(config, optionsFor(''));
     proxies.set('', proxy);
-    server.provide(proxy);
+    server.provide(config.toolSearch === true ? toolSearchProvider(proxy) : proxy);
   }
   // An upstream session lives as long as the downstream session it serves.
   server.onSessionClosed(({ sessionId }) => {

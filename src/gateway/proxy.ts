@@ -10,6 +10,7 @@ import { ErrorCode, JsonRpcProtocolError } from '../jsonrpc/errors.js';
 import { isPlainObject } from '../jsonrpc/message.js';
 import type { RequestContext } from '../protocol/request/context.js';
 import { META_LOG_LEVEL } from '../protocol/wire/meta-keys.js';
+import { principalOf } from '../protocol/request/principal.js';
 import type { McpPrompt, McpResource, McpResourceTemplate, McpTool } from '../registries/types.js';
 import type { Implementation, LoggingLevel } from '../wire-types/index.js';
 import type { McpProvider, McpProviderChange, McpProviderList } from '../registries/provider.js';
@@ -81,6 +82,9 @@ export function createProxy(upstream: UpstreamConfig, options: ProxyOptions = {}
   refuseUnknownKeys(options, PROXY_KEYS, 'createProxy() options');
   return new Proxy_(upstream, options);
 }
+
+/** Who holds a 2026-07-28 subscription on a link: the downstream principal (as the listen stream counts it). */
+const holderOf = (ctx: RequestContext): string => principalOf(ctx.authInfo) ?? '';
 
 const ownerOf = (ctx: RequestContext | undefined): LinkOwner => ({ sessionId: ctx?.sessionId, principal: ctx?.auth?.subject ?? ctx?.auth?.clientId });
 
@@ -239,8 +243,9 @@ class Proxy_ implements McpProxy {
   async subscribe(uri: string, ctx: RequestContext): Promise<void> {
     const link = this.#pool.linkFor(ownerOf(ctx));
     const client = await link.connected();
-    if (client.era !== 'legacy') return; // a 2026-07-28 upstream has no sessions to subscribe in
     if (client.serverCapabilities.resources?.subscribe !== true) return;
+    // A 2026-07-28 upstream has no sessions: the link's own subscriptions/listen carries the URI.
+    if (client.era !== 'legacy') return link.holdResource(uri, holderOf(ctx));
     if (link.subscriptions.has(uri)) return;
     link.subscriptions.add(uri);
     await this.#send(link, 'resources/subscribe', { uri }, {});
@@ -249,6 +254,7 @@ class Proxy_ implements McpProxy {
   async unsubscribe(uri: string, ctx: RequestContext | undefined): Promise<void> {
     if (ctx === undefined) return; // the session ended: its link closes with it
     const link = this.#pool.linkFor(ownerOf(ctx));
+    if (link.client?.era === 'modern') return link.releaseResource(uri, holderOf(ctx));
     if (!link.subscriptions.delete(uri) || link.client?.era !== 'legacy') return;
     await this.#send(link, 'resources/unsubscribe', { uri }, {});
   }

@@ -16,6 +16,9 @@ import { upstreamEnv, type HttpUpstreamConfig, type StdioUpstreamConfig, type Up
 
 type Json = Record<string, unknown>;
 
+/** The `_meta` key a listen stream's notifications name it by. */
+const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
+
 /** Who a link belongs to: a downstream session, else a principal. */
 export interface LinkOwner {
   readonly sessionId: string | undefined;
@@ -63,6 +66,13 @@ export class UpstreamLink {
   logLevel: LoggingLevel | undefined;
   /** Upstream URIs subscribed through this link (replayed on reconnect). */
   readonly subscriptions = new Set<string>();
+  /** 2026-07-28: who holds each URI of `subscriptions` (downstream principals), so the last one out unsubscribes. */
+  readonly #holders = new Map<string, Set<string>>();
+  /** 2026-07-28: the listen stream that carries `subscriptions`, and the id its acknowledgement gave it. */
+  #resourceListen: { controller: AbortController; id: unknown } | undefined;
+  #acked: ((id: unknown) => void) | undefined;
+  #scheduled: Promise<void> | undefined;
+  #running: Promise<void> = Promise.resolve();
   /** Downstream requests in progress on this link, oldest first: where requests for input go. */
   readonly inFlight = new Set<unknown>();
   lastUsed = Date.now();
@@ -98,6 +108,7 @@ export class UpstreamLink {
     const client = new Client(pool.clientOptions(this));
     client.on('*', (params) => {
       const { method, ...rest } = params;
+      if (client.era === 'modern' && this.#ownListen(method, rest)) return;
       if (typeof method === 'string' && method !== 'notifications/progress' && method !== 'notifications/cancelled') pool.notify(this, method, rest);
     });
     client.on('close', (params) => {
@@ -125,6 +136,10 @@ export class UpstreamLink {
       if (this.logLevel !== undefined && client.serverCapabilities.logging !== undefined) await client.setLoggingLevel(this.logLevel).catch(() => undefined);
       for (const uri of this.subscriptions) await client.subscribeResource(uri).catch(() => undefined);
     }
+    if (client.era === 'modern' && this.subscriptions.size > 0) {
+      this.#resourceListen = undefined;
+      void this.#relisten();
+    }
     return client;
   }
 
@@ -151,9 +166,94 @@ export class UpstreamLink {
     }
   }
 
+  /**
+   * 2026-07-28: `who` (a downstream principal) listens to `uri`. A listen's filter cannot change,
+   * so the link opens a new stream with every URI it holds and ends the old one once the new one
+   * is acknowledged; resolves when `uri` is covered.
+   */
+  holdResource(uri: string, who: string): Promise<void> {
+    const holders = this.#holders.get(uri);
+    if (holders !== undefined) {
+      holders.add(who);
+      return this.#scheduled ?? this.#running;
+    }
+    this.#holders.set(uri, new Set([who]));
+    this.subscriptions.add(uri);
+    return this.#relisten();
+  }
+
+  /** 2026-07-28: `who` stopped listening to `uri`; the last one out drops it from the upstream stream. */
+  releaseResource(uri: string, who: string): void {
+    const holders = this.#holders.get(uri);
+    if (holders === undefined || !holders.delete(who) || holders.size > 0) return;
+    this.#holders.delete(uri);
+    this.subscriptions.delete(uri);
+    void this.#relisten();
+  }
+
+  /** The downstream principals listening to `uri` on this link. */
+  holdersOf(uri: string): ReadonlySet<string> {
+    return this.#holders.get(uri) ?? new Set();
+  }
+
+  /** One re-open at a time; the changes made meanwhile share the next one. */
+  #relisten(): Promise<void> {
+    if (this.#scheduled !== undefined) return this.#scheduled;
+    const next = this.#running
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(() => {
+        this.#scheduled = undefined;
+        return this.#openResourceListen();
+      });
+    this.#scheduled = next;
+    this.#running = next.catch(() => undefined);
+    return next;
+  }
+
+  async #openResourceListen(): Promise<void> {
+    const client = this.#client;
+    const previous = this.#resourceListen;
+    if (client === undefined || client.era !== 'modern' || this.#closed || this.subscriptions.size === 0) {
+      previous?.controller.abort();
+      this.#resourceListen = undefined;
+      return;
+    }
+    const controller = new AbortController();
+    const entry = { controller, id: undefined as unknown };
+    const acked = new Promise<void>((resolve) => {
+      this.#acked = (id) => {
+        // Switched over at the acknowledgement itself: no update falls between the two streams.
+        entry.id = id;
+        this.#resourceListen = entry;
+        previous?.controller.abort();
+        resolve();
+      };
+    });
+    const ended = client.listen({ resourceSubscriptions: [...this.subscriptions] }, { signal: controller.signal }).then(() => undefined, () => undefined).finally(() => {
+      if (this.#resourceListen === entry) this.#resourceListen = undefined;
+    });
+    await Promise.race([acked, ended]);
+    this.#acked = undefined;
+  }
+
+  /** True for what belongs to the link's own resource listen: its acknowledgement, or an update from a stream it ended. */
+  #ownListen(method: unknown, params: Json): boolean {
+    const meta = params['_meta'] as Json | undefined;
+    const id = typeof meta === 'object' && meta !== null ? meta[SUBSCRIPTION_ID] : undefined;
+    if (method === 'notifications/subscriptions/acknowledged') {
+      const filter = params['notifications'] as Json | undefined;
+      if (typeof filter !== 'object' || filter === null || !Array.isArray(filter['resourceSubscriptions'])) return false;
+      this.#acked?.(id);
+      return true;
+    }
+    return method === 'notifications/resources/updated' && (this.#resourceListen === undefined || this.#resourceListen.id !== id);
+  }
+
   /** Ends the link: the upstream session is closed (stdio: the process stops). */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#resourceListen?.controller.abort();
+    this.#resourceListen = undefined;
     const client = this.#client ?? (await this.#opening?.catch(() => undefined));
     this.#client = undefined;
     await client?.close();

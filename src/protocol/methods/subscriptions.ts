@@ -128,6 +128,71 @@ async function honouredTasks(context: MethodContext, taskIds: unknown): Promise<
   return honoured;
 }
 
+/** Per server, per principal: the URIs its open listen streams hold, with how many streams hold each (providers are told once). */
+const held = new WeakMap<ServerScope, Map<string, Map<string, number>>>();
+
+/**
+ * Tells the providers serving `uris` (mounts, proxies) that this principal listens to them, once
+ * per principal however many streams it opens; the URIs no provider knows are dropped from the
+ * stream's filter. Bounded per principal by `maxSubscriptions`. Returns the release for the end
+ * of the stream, which unsubscribes what no other stream of the principal still holds.
+ */
+async function holdForPrincipal(context: MethodContext, uris: string[]): Promise<{ uris: string[]; release: () => void }> {
+  const catalog = context.server.catalog;
+  if (catalog === undefined || uris.length === 0) return { uris, release: () => undefined };
+  let principals = held.get(context.server);
+  if (principals === undefined) held.set(context.server, (principals = new Map<string, Map<string, number>>()));
+  const key = principalOf(context.authInfo) ?? '';
+  let counts = principals.get(key);
+  if (counts === undefined) principals.set(key, (counts = new Map<string, number>()));
+  const mine: string[] = [];
+  const release = (): void => {
+    for (const uri of mine.splice(0)) {
+      const n = (counts.get(uri) ?? 1) - 1;
+      if (n > 0) counts.set(uri, n);
+      else {
+        counts.delete(uri);
+        catalog.unsubscribe(uri, context);
+      }
+    }
+    if (counts.size === 0 && principals.get(key) === counts) principals.delete(key);
+  };
+  const fresh: string[] = [];
+  try {
+    const max = context.server.subscriptionLimits.maxSubscriptions;
+    for (const uri of new Set(uris)) {
+      const n = counts.get(uri);
+      if (n === undefined && counts.size >= max) throw new JsonRpcProtocolError(ErrorCode.InternalError, `Too many subscriptions: this principal's subscriptions/listen streams already hold ${counts.size} resource URIs (the limit is ${max}); end a stream first`, { limit: 'maxSubscriptions' });
+      counts.set(uri, (n ?? 0) + 1);
+      mine.push(uri);
+      if (n === undefined) fresh.push(uri);
+    }
+  } catch (error) {
+    release();
+    throw error;
+  }
+  // Told at once, not one after another: a proxy then asks its upstream once for all of them.
+  const verdicts = await Promise.all(fresh.map(async (uri) => {
+    try {
+      return await catalog.subscribe(uri, context);
+    } catch (error) {
+      context.server.logger?.warn?.(`mcpkit: subscribing to ${uri} for subscriptions/listen failed: ${(error as Error).message}`);
+      return false;
+    }
+  }));
+  const unknown = new Set(fresh.filter((_, i) => verdicts[i] !== true));
+  for (let i = mine.length - 1; i >= 0; i--) {
+    const uri = mine[i]!;
+    if (!unknown.has(uri)) continue;
+    mine.splice(i, 1);
+    const n = (counts.get(uri) ?? 1) - 1;
+    if (n > 0) counts.set(uri, n);
+    else counts.delete(uri);
+  }
+  const kept = new Set(mine);
+  return { uris: uris.filter((uri) => kept.has(uri)), release };
+}
+
 function wants(filter: Filter, event: BusEvent): boolean {
   if (event.type === 'resource_updated') return filter.resourceSubscriptions?.includes(event.uri) === true;
   if (event.list === 'tools') return filter.toolsListChanged === true;
@@ -163,6 +228,9 @@ export const listen: RequestMethod = {
     if (requested === undefined) throw invalidParams('Invalid params: subscriptions/listen needs a "notifications" filter object');
     const filter = honoured(context.server, requested);
     if (requested['taskIds'] !== undefined) filter.taskIds = await honouredTasks(context, requested['taskIds']);
+    // Mounted and proxied resources are subscribed upstream for the stream's lifetime.
+    const subscribed = await holdForPrincipal(context, filter.resourceSubscriptions ?? []);
+    if (filter.resourceSubscriptions !== undefined) filter.resourceSubscriptions = subscribed.uris;
     const meta = { [META_SUBSCRIPTION_ID]: context.requestId };
     // Each status change carries the whole task, as tasks/get would show it then.
     // A failed notify means the listen stream closed; its abort listener stops the watch.
@@ -192,6 +260,7 @@ export const listen: RequestMethod = {
       });
     } finally {
       for (const stop of unwatch) stop();
+      subscribed.release();
     }
     return { _meta: meta };
   },
