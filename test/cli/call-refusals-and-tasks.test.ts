@@ -5,7 +5,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { killAll, mcpkit, startMcpkit, type Running } from './support.js';
+
+// server-everything's stdio entry: a 2025-11-25 server whose simulate-research-query lists taskSupport "required".
+const EVERYTHING_STDIO = path.join(path.dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'transports', 'stdio.js');
 
 const text = (stdout: string): string => JSON.parse(stdout).content[0].text;
 
@@ -92,5 +97,12 @@ describe('a tool the server runs as a task', () => {
     const result = await mcpkit(['call', demoUrl, 'failing_job', '--era', 'legacy']);
     expect(result.code).toBe(1);
     expect(result.stderr).not.toContain('task ');
+  });
+
+  it('on 2025-11-25 a tool listed with taskSupport "required" (server-everything) runs as a task', async () => {
+    const result = await mcpkit(['call', EVERYTHING_STDIO, 'simulate-research-query', 'topic=compilers']);
+    expect(result.code).toBe(0);
+    expect(text(result.stdout)).toContain('# Research Report: compilers');
+    expect(result.stderr).toMatch(/task \S+: (working|completed)/);
   });
 });

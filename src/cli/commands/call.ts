@@ -26,7 +26,8 @@ objects and arrays are JSON; a.b=1 sets a nested field.
 When the tool asks the user (elicitation), the questions appear on stderr and
 the answers are read from stdin; !decline or !cancel refuses. Progress and
 log messages go to stderr. On 2026-07-28 a tool the server runs as a task
-(tasks extension) is awaited: its status goes to stderr, its result to stdout.
+(tasks extension), and on 2025-11-25 a tool listed with taskSupport "required",
+is awaited: its status goes to stderr, its result to stdout.
 
 exit codes: 0 result · 1 the result has isError: true · 2 usage (unknown
 option, a value that does not fit the schema) · 3 JSON-RPC error (unknown
@@ -65,6 +66,11 @@ export async function run(argv: string[]): Promise<number> {
         for await (const t of client.tools()) if (t.name === tool) schema = t.inputSchema;
         const args = json ?? coerceArguments(pairs, schema);
         const meta = { progressToken: 'mcpkit-cli', ...(connected.era === 'modern' ? { 'io.modelcontextprotocol/logLevel': 'info' } : {}) };
+        // 2025-11-25: a tool whose listing says taskSupport "required" can only run as a task.
+        if (client.tasks.callsAsTask(tool, false)) {
+          const started = await client.tasks.start(tool, args);
+          return 'task' in started ? awaitTask(client, { taskId: started.task.taskId }, (line) => console.error(line)) : (started.result as unknown as Json);
+        }
         // Not callTool(): the result is printed as the server sent it, a task handle included.
         const answer = await client.request('tools/call', { name: tool, arguments: args, _meta: meta });
         return isTaskResult(answer) ? awaitTask(client, answer, (line) => console.error(line)) : answer;
