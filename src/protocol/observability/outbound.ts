@@ -15,7 +15,7 @@ import { nodeBuiltin } from '../../util/builtin.js';
 const diagnostics = nodeBuiltin<typeof DiagnosticsChannel>('node:diagnostics_channel');
 const silent = { start: { hasSubscribers: false }, tracePromise: (run: () => unknown) => run() } as unknown as TracingChannel<unknown, never>;
 const tracingChannel = <T extends object>(name: string): TracingChannel<unknown, T> =>
-  diagnostics === undefined ? (silent) : diagnostics.tracingChannel<unknown, T>(name);
+  diagnostics === undefined ? silent : diagnostics.tracingChannel<unknown, T>(name);
 
 /** `tracing:mcpkit:outbound-request:{start,end,asyncStart,asyncEnd,error}`: requests the client sends. */
 export const OUTBOUND_REQUEST_CHANNEL = 'mcpkit:outbound-request';
