@@ -417,7 +417,7 @@ export class Client {
     return { ...params, _meta: meta };
   }
 
-  #requestOnce(method: string, params: Json, options: RequestOptions, tasks: boolean): Promise<Json> {
+  async #requestOnce(method: string, params: Json, options: RequestOptions, tasks: boolean): Promise<Json> {
     const transport = this.#live();
     if (!tracingOutboundRequests()) return this.#send(transport, method, params, options, tasks, undefined);
     return observeRequest(method, params, options.meta, this.#connected(transport), (traced, message) =>
