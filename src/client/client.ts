@@ -18,6 +18,7 @@ import { Listeners, type Listener } from './events.js';
 import { routingHeaders } from './headers.js';
 import { allPages, ListCache, ToolCatalog } from './lists.js';
 import { capabilitiesOf, checkOptions, type CallToolOptions, type ClientOptions, type Json, type ListOptions, type RequestOptions } from './options.js';
+import { observeNotification, observeRequest, tracingOutboundNotifications, tracingOutboundRequests } from './observe.js';
 import { RequestTable } from './requests.js';
 import { ServerRequests } from './server-requests.js';
 import { ClientSkills } from './skills.js';
@@ -392,8 +393,17 @@ export class Client {
   /** Sends a notification. */
   async notify(method: string, params?: Json): Promise<void> {
     const transport = this.#live();
+    if (tracingOutboundNotifications()) return observeNotification(method, params, this.#connected(transport), (traced) => this.#notifyOnce(transport, method, traced));
+    return this.#notifyOnce(transport, method, params);
+  }
+
+  #notifyOnce(transport: ClientTransport, method: string, params: Json | undefined): Promise<void> {
     const message: JsonRpcMessage = params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
-    await transport.send(message, this.#info(method, params, undefined));
+    return transport.send(message, this.#info(method, params, undefined));
+  }
+
+  #connected(transport: ClientTransport): { transport: ClientTransport; era: Era | undefined; protocolVersion: string | undefined } {
+    return { transport, era: this.#era, protocolVersion: this.#version };
   }
 
   #live(): ClientTransport {
@@ -429,6 +439,14 @@ export class Client {
 
   async #requestOnce(method: string, params: Json, options: RequestOptions, tasks: boolean): Promise<Json> {
     const transport = this.#live();
+    if (!tracingOutboundRequests()) return this.#send(transport, method, params, options, tasks, undefined);
+    return observeRequest(method, params, options.meta, this.#connected(transport), (traced, message) =>
+      this.#send(transport, method, traced, options, tasks, (id) => (message.id = id)),
+    );
+  }
+
+  /** `onId`: an observer learns the request's JSON-RPC id. */
+  #send(transport: ClientTransport, method: string, params: Json, options: RequestOptions, tasks: boolean, onId: ((id: number) => void) | undefined): Promise<Json> {
     // 2026-07-28 over HTTP cancels by closing the request's stream; everything else by notifications/cancelled.
     const modern = this.#era === 'modern';
     return this.#requests.start({
@@ -436,6 +454,7 @@ export class Client {
       options,
       timeoutMs: options.timeoutMs ?? this.#options.requestTimeoutMs ?? 60_000,
       build: (id, progressToken, stream) => {
+        onId?.(id);
         const body = this.#withMeta(params, options, progressToken, tasks);
         return { message: { jsonrpc: '2.0', id, method, params: body }, info: this.#info(method, body, modern ? stream : undefined) };
       },

@@ -12,7 +12,7 @@ import { linkedSignal, onAbort } from './abort.js';
 import { McpTransportError } from './errors.js';
 import { fetchEngine, hasNodeHttp, nodeEngine, type HttpEngine, type HttpInit, type HttpReply } from './http-request.js';
 import { SseParser } from './sse.js';
-import type { ClientTransport, OutboundInfo, TransportSink } from './transport.js';
+import type { ClientTransport, OutboundInfo, TransportPeer, TransportSink } from './transport.js';
 
 export type TokenProvider = string | (() => string | undefined | Promise<string | undefined>);
 
@@ -73,6 +73,13 @@ export class StreamableHttpTransport implements ClientTransport {
     this.#native = options.fetch === undefined && hasNodeHttp;
     this.#engine = this.#native ? nodeEngine() : fetchEngine(options.fetch ?? ((input, init) => fetch(input, init)));
     this.#max = options.maxMessageBytes ?? DEFAULT_MAX;
+  }
+
+  peer(): TransportPeer {
+    const { hostname, port, protocol } = this.url;
+    // URL keeps an IPv6 host in brackets; server.address wants the bare address.
+    const address = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
+    return { transport: 'tcp', address, port: port === '' ? (protocol === 'https:' ? 443 : 80) : Number(port), sessionId: this.#sessionId };
   }
 
   /** The legacy session id the server assigned, if any. */

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { JsonRpcMessage } from '../jsonrpc/message.js';
 import { McpTransportError } from './errors.js';
-import type { ClientTransport, TransportSink } from './transport.js';
+import type { ClientTransport, TransportPeer, TransportSink } from './transport.js';
 
 export interface StdioOptions {
   command: string;
@@ -35,6 +35,10 @@ export class StdioClientTransport implements ClientTransport {
 
   constructor(options: StdioOptions) {
     this.#options = options;
+  }
+
+  peer(): TransportPeer {
+    return { transport: 'pipe' };
   }
 
   get pid(): number | undefined {

@@ -1,5 +1,8 @@
 /** What the client asks of a transport: move JSON-RPC messages, report when the peer is gone. */
 import type { JsonRpcMessage } from '../jsonrpc/message.js';
+import type { TransportPeer } from '../protocol/observability/outbound.js';
+
+export type { TransportPeer };
 
 export interface TransportSink {
   /** A message from the server (any shape: the client checks it). */
@@ -25,4 +28,6 @@ export interface ClientTransport {
   /** The legacy handshake finished: HTTP opens its GET stream here. */
   negotiated?(protocolVersion: string): void;
   close(): Promise<void>;
+  /** Where the server is, for observability (`network.transport`, `server.address`/`port`, `mcp.session.id`); asked only when someone subscribes. */
+  peer?(): TransportPeer;
 }

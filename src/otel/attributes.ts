@@ -23,6 +23,8 @@ export const ATTR = {
   protocolVersionNetwork: 'network.protocol.version',
   clientAddress: 'client.address',
   clientPort: 'client.port',
+  serverAddress: 'server.address',
+  serverPort: 'server.port',
 } as const;
 
 /** Bucket boundaries (seconds) the conventions advise for every MCP duration histogram. */

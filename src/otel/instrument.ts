@@ -45,13 +45,15 @@ import {
   spanName,
   type Outcome,
 } from './attributes.js';
+import { instrumentClient } from './client.js';
 import { currentRequest, holding, RequestScope, type RequestState } from './scope.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 
 /**
- * - `native`: SERVER spans for requests, CLIENT spans for server→client requests, duration metrics.
+ * - `native`: SERVER spans for requests, CLIENT spans for server→client requests and for what
+ *   mcpkit/client sends, duration metrics.
  * - `propagation_only`: no spans or metrics; the trace context from `_meta` is made current for
- *   handlers and passed on in the `_meta` of server→client requests.
+ *   handlers and passed on in the `_meta` of server→client requests and of mcpkit/client's requests.
  * - `off`: nothing is subscribed.
  */
 export type TelemetryMode = 'native' | 'propagation_only' | 'off';
@@ -99,7 +101,7 @@ function processEnv(): Record<string, string | undefined> | undefined {
 }
 
 /**
- * Starts observing every mcpkit server in this process. Call it once, after the
+ * Starts observing every mcpkit server and client in this process. Call it once, after the
  * OpenTelemetry SDK is set up (propagators included) and before serving.
  */
 export function instrument(options: InstrumentOptions = {}): Instrumentation {
@@ -131,6 +133,9 @@ class Telemetry {
       meter.createHistogram(name, { description, unit: 's', advice: { explicitBucketBoundaries: DURATION_BUCKETS } });
     this.#operations = histogram('mcp.server.operation.duration', 'MCP request duration as observed on the server, from receipt until the answer is sent.');
     this.#sessionDurations = histogram('mcp.server.session.duration', 'The duration of the MCP session as observed on the MCP server.');
+    // mcpkit/client in this process (the gateway's upstream calls included): CLIENT spans, traceparent in _meta.
+    const clientDurations = histogram('mcp.client.operation.duration', 'The duration of the MCP request or notification as observed on the sender from the time it was sent until the response or ack is received.');
+    this.#undo.push(instrumentClient({ native: this.#native, capture: this.#capture, tracer: this.#tracer, durations: clientDurations }));
 
     const requests = tracingChannel<unknown, RequestMessage>(REQUEST_CHANNEL);
     // The handler runs inside the request's context: spans it starts are children of the MCP span.

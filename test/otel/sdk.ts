@@ -31,6 +31,10 @@ export function setUpSdk(): TestSdk {
   const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   const reader = new TestMetricReader();
   const meterProvider = new MeterProvider({ readers: [reader] });
+  // The quick project shares a process between files (isolate: false): drop the previous file's globals, or its provider would keep receiving.
+  trace.disable();
+  context.disable();
+  propagation.disable();
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
   trace.setGlobalTracerProvider(tracerProvider);
