@@ -5,6 +5,7 @@
  */
 import type * as YamlModule from 'yaml';
 import { OpenApiError } from './errors.js';
+import { asciiJsonText, startsWithBrace } from './json-text.js';
 
 export type OpenApiSource = string | URL | Record<string, unknown>;
 
@@ -34,13 +35,13 @@ export async function loadOpenApiDocument(source: OpenApiSource, options: LoadOp
   if (!Number.isSafeInteger(limit) || limit <= 0) throw new OpenApiError(`maxDocumentBytes must be a positive integer (got ${String(limit)})`);
   if (source instanceof URL || (typeof source === 'string' && /^https?:\/\//i.test(source))) {
     const url = new URL(source);
-    if (url.protocol === 'file:') return fromText(await readFile(url, limit), url.pathname);
-    return fromText(await download(url, limit, options), url.href);
+    if (url.protocol === 'file:') return fromBytes(await readFile(url, limit), url.pathname);
+    return fromBytes(await download(url, limit, options), url.href);
   }
   if (typeof source === 'string') {
     const head = source.trimStart();
     if (head.startsWith('{') || source.includes('\n')) return fromText(source, undefined, limit);
-    return fromText(await readFile(source, limit), source);
+    return fromBytes(await readFile(source, limit), source);
   }
   if (typeof source !== 'object' || source === null || Array.isArray(source)) {
     throw new OpenApiError(`an OpenAPI document must be an object, JSON or YAML text, a file path or a URL (got ${source === null ? 'null' : typeof source})`);
@@ -48,7 +49,7 @@ export async function loadOpenApiDocument(source: OpenApiSource, options: LoadOp
   return checked(source, undefined);
 }
 
-async function readFile(path: string | URL, limit: number): Promise<string> {
+async function readFile(path: string | URL, limit: number): Promise<Uint8Array> {
   const fs = await import('node:fs/promises');
   let size: number;
   try {
@@ -57,10 +58,10 @@ async function readFile(path: string | URL, limit: number): Promise<string> {
     throw new OpenApiError(`cannot read the OpenAPI document ${String(path)}: ${(error as Error).message}`, undefined, { cause: error });
   }
   if (size > limit) throw tooLarge(size, limit);
-  return fs.readFile(path, 'utf8');
+  return fs.readFile(path);
 }
 
-async function download(url: URL, limit: number, options: LoadOptions): Promise<string> {
+async function download(url: URL, limit: number, options: LoadOptions): Promise<Uint8Array> {
   const fetchFn = options.fetch ?? fetch;
   const signal = AbortSignal.timeout(options.timeoutMs ?? 30_000);
   let current = url;
@@ -84,7 +85,7 @@ async function download(url: URL, limit: number, options: LoadOptions): Promise<
       await response.body?.cancel();
       throw new OpenApiError(`cannot download the OpenAPI document ${current.href}: HTTP ${response.status}`);
     }
-    return new TextDecoder().decode(await readBounded(response, limit, () => tooLarge(undefined, limit)));
+    return readBounded(response, limit, () => tooLarge(undefined, limit));
   }
 }
 
@@ -124,6 +125,13 @@ export async function readBounded(response: Response, limit: number, onTooLarge:
 function tooLarge(size: number | undefined, limit: number): OpenApiError {
   const got = size === undefined ? 'more than' : `${size.toLocaleString('en')} bytes, more than`;
   return new OpenApiError(`the OpenAPI document is ${got} maxDocumentBytes (${limit.toLocaleString('en')} bytes); raise maxDocumentBytes if it is trusted`);
+}
+
+/** A file's or download's bytes: JSON read as ASCII text where it can be (json-text.ts), else UTF-8 (a leading BOM dropped). */
+function fromBytes(bytes: Uint8Array, source: string): Promise<OpenApiDocument> {
+  const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
+  const ascii = startsWithBrace(body) ? asciiJsonText(body) : undefined;
+  return fromText(ascii ?? new TextDecoder().decode(body), source);
 }
 
 async function fromText(text: string, source: string | undefined, limit?: number): Promise<OpenApiDocument> {

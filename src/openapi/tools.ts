@@ -182,7 +182,7 @@ export function openApiRoutes(doc: OpenApiDocument, options: OpenApiToolOptions)
   refuseUnknownKeys(options, TOOL_OPTION_KEYS, 'openApiTools() options', (m) => new OpenApiError(m));
   const base = baseOf(options.baseUrl);
   const settings: SendSettings = {
-    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+    fetch: options.fetch ?? globalFetch,
     origin: base.origin,
     maxRedirects: positive(options.maxRedirects, 'maxRedirects', DEFAULT_MAX_REDIRECTS, true),
     maxResponseBytes: positive(options.maxResponseBytes, 'maxResponseBytes', DEFAULT_MAX_RESPONSE_BYTES),
@@ -230,8 +230,7 @@ export function openApiRoutes(doc: OpenApiDocument, options: OpenApiToolOptions)
     const description = override?.description ?? ([op.summary, op.description].filter((s) => s !== undefined && s !== '').join('\n\n') || undefined);
     const chosen = route(op, name);
     if (chosen !== 'tool') {
-      const plan = planInput(op, converter);
-      const read = (args: Record<string, unknown>, signal: AbortSignal | undefined, timedBySignal: boolean): Promise<Exchange> => exchangeFor(op, plan, args, setup, signal, timedBySignal);
+      const read = readerFor(op, planInput(op, converter), setup);
       const described = { name, ...(title !== undefined && { title }), ...(description !== undefined && { description }) };
       if (chosen === 'resource') resources.push(resourceFor(op, described, `${base.origin}${basePath}${op.path}`, read));
       else templates.push(templateFor(op, described, `${base.origin}${basePath}${op.path}`, read));
@@ -239,11 +238,7 @@ export function openApiRoutes(doc: OpenApiDocument, options: OpenApiToolOptions)
     }
     const plan = planInput(op, converter);
     const output = options.outputSchemas === false ? undefined : outputFor(op, converter);
-    const call = (args: Record<string, unknown>, ctx?: OpenApiCallContext): Promise<ToolResult> =>
-      callOperation(op, plan, output?.mode, args, setup, ctx?.signal, ctx?.timedBySignal === true).catch((error: unknown) => ({
-        isError: true,
-        content: [{ type: 'text', text: error instanceof UpstreamRefusal || error instanceof TypeError ? error.message : `request failed: ${String((error as Error)?.message ?? error)}` }],
-      }));
+    const call = callerFor(op, plan, output?.mode, setup);
     return [{
       name,
       ...(title !== undefined && { title }),
@@ -257,6 +252,22 @@ export function openApiRoutes(doc: OpenApiDocument, options: OpenApiToolOptions)
     }];
   });
   return { tools, resources, templates };
+}
+
+// What a tool or resource keeps is made out here, not in openApiRoutes: a closure made there would hold its
+// whole scope (V8 gives a function one context), the converter and through it the parsed document with it.
+const globalFetch: typeof fetch = (input, init) => fetch(input, init);
+
+function readerFor(op: OpenApiOperation, plan: InputPlan, setup: CallSetup): (args: Record<string, unknown>, signal: AbortSignal | undefined, timedBySignal: boolean) => Promise<Exchange> {
+  return (args, signal, timedBySignal) => exchangeFor(op, plan, args, setup, signal, timedBySignal);
+}
+
+function callerFor(op: OpenApiOperation, plan: InputPlan, mode: 'object' | 'wrapped' | undefined, setup: CallSetup): OpenApiTool['call'] {
+  return (args, ctx) =>
+    callOperation(op, plan, mode, args, setup, ctx?.signal, ctx?.timedBySignal === true).catch((error: unknown) => ({
+      isError: true,
+      content: [{ type: 'text', text: error instanceof UpstreamRefusal || error instanceof TypeError ? error.message : `request failed: ${String((error as Error)?.message ?? error)}` }],
+    }));
 }
 
 /** Fixed headers by lower-case name, `accept` defaulted; a plain record is copied per call far cheaper than a Headers. */

@@ -1,0 +1,75 @@
+// The ASCII reading of a JSON document's bytes (src/openapi/json-text.ts) parses to what the UTF-8 text parses to.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { asciiJsonText, startsWithBrace } from '../../src/openapi/json-text.js';
+import { loadOpenApiDocument } from '../../src/openapi.js';
+
+const utf8 = new TextEncoder();
+const parsedUtf8 = (bytes: Uint8Array): unknown => JSON.parse(Buffer.from(bytes).toString('utf8'));
+const isAsciiText = (text: string): boolean => [...text].every((c) => c.charCodeAt(0) < 0x80);
+
+describe('asciiJsonText', () => {
+  it('gives ASCII text parsing to the same value for any JSON with non-ASCII strings (astral, U+2028, U+FFFD)', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.string({ unit: 'binary' }), (value, extra) => {
+        const bytes = utf8.encode(JSON.stringify({ value, extra, [extra]: 'é😀\u2028' }));
+        const text = asciiJsonText(bytes);
+        expect(text).toBeDefined();
+        expect(isAsciiText(text!)).toBe(true);
+        expect(JSON.parse(text!)).toEqual(parsedUtf8(bytes));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('replaces invalid UTF-8 inside strings as the UTF-8 decoder does', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 1, maxLength: 40 }), (raw) => {
+        // Bytes ≥ 0x80 only inside a string: control characters, quotes and backslashes left out.
+        const inside = raw.filter((b) => b >= 0x80 || (b >= 0x20 && b !== 0x22 && b !== 0x5c));
+        const bytes = new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, ...inside, 0x22, 0x7d]);
+        expect(JSON.parse(asciiJsonText(bytes)!)).toEqual(parsedUtf8(bytes));
+      }),
+    );
+  });
+
+  it('refuses (undefined) a non-ASCII character right after a lone backslash, which is no valid escape', () => {
+    expect(asciiJsonText(utf8.encode('{"a":"\\é"}'))).toBeUndefined();
+    expect(() => parsedUtf8(utf8.encode('{"a":"\\é"}'))).toThrow();
+    // An escaped backslash before it is fine.
+    expect(JSON.parse(asciiJsonText(utf8.encode('{"a":"\\\\é"}'))!)).toEqual({ a: '\\é' });
+  });
+
+  it('returns pure ASCII as it is', () => {
+    const text = '{"openapi":"3.1.0","x":[1,2,{"y":null}]}';
+    expect(asciiJsonText(utf8.encode(text))).toBe(text);
+  });
+
+  it('startsWithBrace looks past JSON whitespace only', () => {
+    expect(startsWithBrace(utf8.encode(' \n\t\r{}'))).toBe(true);
+    expect(startsWithBrace(utf8.encode('openapi: 3.1.0'))).toBe(false);
+    expect(startsWithBrace(utf8.encode('\u00a0{}'))).toBe(false);
+    expect(startsWithBrace(new Uint8Array(0))).toBe(false);
+  });
+});
+
+describe('loading a file with non-ASCII text', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcpkit-json-text-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reads the same document as the UTF-8 text, a leading BOM dropped', async () => {
+    const doc = { openapi: '3.1.0', info: { title: 'Café ☕ 😀', version: '1' }, paths: {} };
+    const file = join(dir, 'doc.json');
+    writeFileSync(file, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(doc), 'utf8')]));
+    expect((await loadOpenApiDocument(file)).root).toEqual(doc);
+  });
+
+  it('still names the document when its JSON is invalid', async () => {
+    const file = join(dir, 'bad.json');
+    writeFileSync(file, '{"openapi": "3.1.0", "info": "é", }');
+    await expect(loadOpenApiDocument(file)).rejects.toThrow(/is not valid JSON/);
+  });
+});
