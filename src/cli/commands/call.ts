@@ -69,7 +69,7 @@ export async function run(argv: string[]): Promise<number> {
         // 2025-11-25: a tool whose listing says taskSupport "required" can only run as a task.
         if (client.tasks.callsAsTask(tool, false)) {
           const started = await client.tasks.start(tool, args);
-          return 'task' in started ? awaitTask(client, { taskId: started.task.taskId }, (line) => console.error(line)) : (started.result as unknown as Json);
+          return 'task' in started ? awaitTask(client, { taskId: started.task.taskId }, (line) => console.error(line)) : started.result;
         }
         // Not callTool(): the result is printed as the server sent it, a task handle included.
         const answer = await client.request('tools/call', { name: tool, arguments: args, _meta: meta });
