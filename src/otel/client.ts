@@ -3,7 +3,7 @@
  * what `mcpkit/client` sends, from the outbound diagnostics channels
  * (protocol/observability/outbound.ts). `instrument()` starts it with the server side.
  */
-import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Histogram, type Span, type Tracer } from '@opentelemetry/api';
+import { context, propagation, SpanKind, trace, type Attributes, type Context, type Histogram, type Span, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { tracingChannel, type TracingChannelSubscribers } from 'node:diagnostics_channel';
 import {
@@ -14,6 +14,7 @@ import {
   type OutboundRequestMessage,
 } from '../protocol/observability/outbound.js';
 import { ATTR, type Outcome } from './attributes.js';
+import { settle, setJson } from './span-outcome.js';
 
 export interface ClientTelemetryOptions {
   readonly native: boolean;
@@ -57,59 +58,55 @@ export function instrumentClient(options: ClientTelemetryOptions): () => void {
     return state;
   };
 
-  const requests = tracingChannel<unknown, OutboundRequestMessage>(OUTBOUND_REQUEST_CHANNEL);
-  requests.start.bindStore(scope, (message) => begin(message, message));
-  const onRequest: TracingChannelSubscribers<OutboundRequestMessage> = {
-    start: (message) => void begin(message, message),
-    end: () => undefined,
-    asyncStart: () => undefined,
-    asyncEnd: (message) => {
-      const state = running.get(message);
-      if (state === undefined) return;
-      running.delete(message);
-      const outcome = requestOutcome(message);
-      const version = negotiatedVersion(message);
-      if (state.span !== undefined) {
-        const span = state.span;
-        if (message.id !== undefined) span.setAttribute(ATTR.requestId, String(message.id));
-        if (version !== undefined && version !== message.protocolVersion) span.setAttribute(ATTR.protocolVersion, version);
-        if (capture && message.targetKind === 'tool' && outcome.errorType === undefined) setJson(span, ATTR.toolResult, message.result);
-        settle(span, outcome);
-        span.end();
-      }
-      if (!native) return;
-      const attributes = operationAttributes(message, version);
-      if (outcome.errorType !== undefined) attributes[ATTR.errorType] = outcome.errorType;
-      if (outcome.statusCode !== undefined) attributes[ATTR.statusCode] = outcome.statusCode;
-      durations.record((performance.now() - state.started) / 1000, attributes);
-    },
-    error: () => undefined,
+  /** Spans on one outbound channel: begun at `start`, ended by `finish` once the exchange settled. */
+  const follow = <M extends OutboundMessage>(name: string, request: (message: M) => OutboundRequestMessage | undefined, finish: (message: M, state: Running) => void): (() => void) => {
+    const channel = tracingChannel<unknown, M>(name);
+    channel.start.bindStore(scope, (message) => begin(message, request(message)));
+    const subscribers: TracingChannelSubscribers<M> = {
+      start: (message) => void begin(message, request(message)),
+      end: () => undefined,
+      asyncStart: () => undefined,
+      asyncEnd: (message) => {
+        const state = running.get(message);
+        if (state === undefined) return;
+        running.delete(message);
+        finish(message, state);
+      },
+      error: () => undefined,
+    };
+    channel.subscribe(subscribers);
+    return () => {
+      channel.unsubscribe(subscribers);
+      channel.start.unbindStore(scope);
+    };
   };
-  requests.subscribe(onRequest);
 
-  const notifications = tracingChannel<unknown, OutboundNotificationMessage>(OUTBOUND_NOTIFICATION_CHANNEL);
-  notifications.start.bindStore(scope, (message) => begin(message, undefined));
-  const onNotification: TracingChannelSubscribers<OutboundNotificationMessage> = {
-    start: (message) => void begin(message, undefined),
-    end: () => undefined,
-    asyncStart: () => undefined,
-    asyncEnd: (message) => {
-      const state = running.get(message);
-      if (state === undefined) return;
-      running.delete(message);
-      if (state.span === undefined) return;
-      if (message.error !== undefined) settle(state.span, failure(message.error));
-      state.span.end();
-    },
-    error: () => undefined,
-  };
-  notifications.subscribe(onNotification);
+  const unfollowRequests = follow<OutboundRequestMessage>(OUTBOUND_REQUEST_CHANNEL, (message) => message, (message, state) => {
+    const outcome = requestOutcome(message);
+    const version = negotiatedVersion(message);
+    if (state.span !== undefined) {
+      const span = state.span;
+      if (message.id !== undefined) span.setAttribute(ATTR.requestId, String(message.id));
+      if (version !== undefined && version !== message.protocolVersion) span.setAttribute(ATTR.protocolVersion, version);
+      if (capture && message.targetKind === 'tool' && outcome.errorType === undefined) setJson(span, ATTR.toolResult, message.result);
+      settle(span, outcome);
+      span.end();
+    }
+    if (!native) return;
+    const attributes = operationAttributes(message, version);
+    if (outcome.errorType !== undefined) attributes[ATTR.errorType] = outcome.errorType;
+    if (outcome.statusCode !== undefined) attributes[ATTR.statusCode] = outcome.statusCode;
+    durations.record((performance.now() - state.started) / 1000, attributes);
+  });
+  const unfollowNotifications = follow<OutboundNotificationMessage>(OUTBOUND_NOTIFICATION_CHANNEL, () => undefined, (message, state) => {
+    if (state.span === undefined) return;
+    if (message.error !== undefined) settle(state.span, failure(message.error));
+    state.span.end();
+  });
 
   return () => {
-    requests.unsubscribe(onRequest);
-    requests.start.unbindStore(scope);
-    notifications.unsubscribe(onNotification);
-    notifications.start.unbindStore(scope);
+    unfollowRequests();
+    unfollowNotifications();
   };
 }
 
@@ -185,20 +182,4 @@ function failure(error: unknown): Outcome {
   if (typeof code === 'number') return { errorType: String(code), statusCode: String(code), message: text };
   if (name === 'McpTransportError' && typeof kind === 'string') return { errorType: kind, message: text };
   return { errorType: typeof name === 'string' && error instanceof Error ? name : '_OTHER', message: text };
-}
-
-function settle(span: Span, outcome: Outcome): void {
-  if (outcome.errorType === undefined) return;
-  span.setAttribute(ATTR.errorType, outcome.errorType);
-  if (outcome.statusCode !== undefined) span.setAttribute(ATTR.statusCode, outcome.statusCode);
-  span.setStatus(outcome.message !== undefined ? { code: SpanStatusCode.ERROR, message: outcome.message } : { code: SpanStatusCode.ERROR });
-}
-
-function setJson(span: Span, key: string, value: unknown): void {
-  if (value === undefined) return;
-  try {
-    span.setAttribute(key, JSON.stringify(value));
-  } catch {
-    // Not serialisable: leave it out rather than fail the request.
-  }
 }

@@ -8,7 +8,6 @@ import {
   propagation,
   ROOT_CONTEXT,
   SpanKind,
-  SpanStatusCode,
   trace,
   type Histogram,
   type Link,
@@ -43,9 +42,9 @@ import {
   serverSpanAttributes,
   sessionAttributes,
   spanName,
-  type Outcome,
 } from './attributes.js';
 import { instrumentClient } from './client.js';
+import { settle, setJson } from './span-outcome.js';
 import { currentRequest, holding, RequestScope, type RequestState } from './scope.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 
@@ -289,20 +288,4 @@ class Telemetry {
     this.#sessionDurations.record((performance.now() - started) / 1000, attributes);
   }
 
-}
-
-function settle(span: Span, outcome: Outcome): void {
-  if (outcome.errorType === undefined) return;
-  span.setAttribute(ATTR.errorType, outcome.errorType);
-  if (outcome.statusCode !== undefined) span.setAttribute(ATTR.statusCode, outcome.statusCode);
-  span.setStatus(outcome.message !== undefined ? { code: SpanStatusCode.ERROR, message: outcome.message } : { code: SpanStatusCode.ERROR });
-}
-
-function setJson(span: Span, key: string, value: unknown): void {
-  if (value === undefined) return;
-  try {
-    span.setAttribute(key, JSON.stringify(value));
-  } catch {
-    // Not serialisable (a cycle, a bigint): leave it out rather than fail the request.
-  }
 }
