@@ -9,7 +9,7 @@
  */
 import { isPlainObject } from '../jsonrpc/message.js';
 import { ErrorCode } from '../jsonrpc/errors.js';
-import { onAbort } from './abort.js';
+import { PollPause } from './poll-pause.js';
 import { McpError } from './errors.js';
 import type { Json, RequestOptions } from './options.js';
 import type { ClientTask, TaskWaitOptions } from './task-types.js';
@@ -101,7 +101,7 @@ export interface LegacyWaitHost {
  */
 export async function awaitLegacyTask(host: LegacyWaitHost, task: ClientTask | string, options: TaskWaitOptions, signal: AbortSignal): Promise<McpToolResult | undefined> {
   const taskId = typeof task === 'string' ? task : task.taskId;
-  let wake: (() => void) | undefined;
+  const pause = new PollPause();
   let pushed: ClientTask | undefined;
   let current: ClientTask | undefined;
   let blocked = false;
@@ -117,7 +117,7 @@ export async function awaitLegacyTask(host: LegacyWaitHost, task: ClientTask | s
       // While tasks/result blocks, a push is only news for onStatus.
       if (blocked) return report(parsed);
       pushed = parsed;
-      wake?.();
+      pause.wake();
     } catch {
       // A malformed push: the next tasks/get says what the task is.
     }
@@ -128,17 +128,7 @@ export async function awaitLegacyTask(host: LegacyWaitHost, task: ClientTask | s
     while (current!.status === 'working') {
       interval = host.nextPollMs(current!, interval);
       if (pushed === undefined) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, interval);
-          const unlink = onAbort(signal, done);
-          wake = done;
-          function done(): void {
-            clearTimeout(timer);
-            unlink();
-            wake = undefined;
-            resolve();
-          }
-        });
+        await pause.for(interval, signal);
       }
       if (signal.aborted) return undefined;
       const next = pushed ?? (await host.get(taskId, { signal }));

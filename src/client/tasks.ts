@@ -10,6 +10,7 @@
 import { isPlainObject } from '../jsonrpc/message.js';
 import { ErrorCode } from '../jsonrpc/errors.js';
 import { onAbort } from './abort.js';
+import { PollPause } from './poll-pause.js';
 import { McpError, McpTransportError } from './errors.js';
 import type { Json, RequestOptions, TaskStartOptions } from './options.js';
 import type { ClientTask, ClientTaskList, TaskDefaults, TaskWaitOptions } from './task-types.js';
@@ -197,7 +198,7 @@ export class ClientTasks {
   /** The 2026-07-28 wait: undefined when `signal` aborted first. */
   async #awaitModern(task: ClientTask | string, listen: boolean, options: TaskWaitOptions, signal: AbortSignal): Promise<McpToolResult | undefined> {
     const taskId = typeof task === 'string' ? task : task.taskId;
-    let wake: (() => void) | undefined;
+    const pause = new PollPause();
     let pushed: ClientTask | undefined;
     if (listen) {
       this.host.listen(
@@ -205,7 +206,7 @@ export class ClientTasks {
         (params) => {
           try {
             pushed = parseTask(params, taskId, 'notifications/tasks');
-            wake?.();
+            pause.wake();
           } catch {
             // A malformed push: the next tasks/get says what the task is.
           }
@@ -231,17 +232,7 @@ export class ClientTasks {
       // Listening: one poll at the server's interval (a change before the stream was open is not pushed), then the slow safety net.
       interval = listen && interval !== undefined ? POLL.listenMs : nextPollMs(current, interval);
       // A push that came while the questions were answered is news already: no wait.
-      if (pushed === undefined) await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, interval);
-        const unlink = onAbort(signal, done);
-        wake = done;
-        function done(): void {
-          clearTimeout(timer);
-          unlink();
-          wake = undefined;
-          resolve();
-        }
-      });
+      if (pushed === undefined) await pause.for(interval, signal);
       if (signal.aborted) break;
       const next = pushed ?? (await this.get(taskId, { signal }));
       pushed = undefined;
