@@ -58,13 +58,20 @@ async function client(url: string, version: Era, token: string): Promise<{ clien
   return { client: c, wire, got };
 }
 
-async function subscribe(c: Client, version: Era, uri: string): Promise<void> {
-  if (version === LEGACY) return c.subscribeResource(uri);
+/** Subscribes `c` to `uri` in its era; returns the end of the subscription. */
+async function subscribe(c: Client, version: Era, uri: string): Promise<() => Promise<void>> {
+  if (version === LEGACY) {
+    await c.subscribeResource(uri);
+    return () => c.unsubscribeResource(uri);
+  }
   const controller = new AbortController();
-  const acked = new Promise<void>((resolve) => c.on('notifications/subscriptions/acknowledged', () => resolve()));
+  const acked = new Promise<void>((resolve) => {
+    const off = c.on('notifications/subscriptions/acknowledged', () => (off(), resolve()));
+  });
   const listening = c.listen({ resourceSubscriptions: [uri] }, { signal: controller.signal });
   cleanup.push(async () => (controller.abort(), await listening));
   await acked;
+  return async () => (controller.abort(), await listening);
 }
 
 /** Touches until `got` grows (a legacy upstream's GET stream may not be open yet), waiting a while between touches. */
@@ -96,8 +103,9 @@ async function twoPrincipals(version: Era, upstreamEra: Era, tokens: [string, st
   const url = (await serve(gateway.server, byToken)).url;
   const first = await client(url, version, tokens[0]);
   const second = await client(url, version, tokens[1]);
+  const ends: (() => Promise<void>)[] = [];
   for (const c of [first, second]) {
-    await subscribe(c.client, version, 'up+note://a');
+    ends.push(await subscribe(c.client, version, 'up+note://a'));
     await subscribe(c.client, version, 'local+note://a');
   }
   await warmUp(() => a.notifyResourceUpdated('note://a'), first.got);
@@ -115,6 +123,11 @@ async function twoPrincipals(version: Era, upstreamEra: Era, tokens: [string, st
   await eventually(() => first.got.length > 2 && second.got.length > 2, { message: 'both hear the mounted server' });
   expect(first.got).toEqual(['up+note://a', 'up+note://a', 'local+note://a']);
   expect(second.got).toEqual(['up+note://a', 'up+note://a', 'local+note://a']);
+  // The other principal ending its subscription ends only its own: the first still hears upstream A.
+  await ends[1]!();
+  await a.notifyResourceUpdated('note://a');
+  await eventually(() => first.got.length > 3, { message: `${tokens[0]} still hears upstream A` });
+  expect(first.got.at(-1)).toBe('up+note://a');
   for (const { wire } of [first, second]) expect(wire.problems).toEqual([]);
 }
 
