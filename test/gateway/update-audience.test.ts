@@ -12,7 +12,7 @@
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpServer } from '../../src/index.js';
+import { McpServer, MemoryNotificationBus, type BusEvent, type McpProvider, type McpProviderChange } from '../../src/index.js';
 import { listen, type McpHttpListener } from '../../src/adapters/node.js';
 import { Client, StreamableHttpTransport } from '../../src/client.js';
 import { createGateway, type LinkOwner } from '../../src/gateway.js';
@@ -159,4 +159,22 @@ describe('spawn: "shared": one process for everybody, so its updates reach every
     expect(new Set([...alice.got, ...bob.got])).toEqual(new Set([uri]));
     for (const { wire } of [alice, bob]) expect(wire.problems).toEqual([]);
   }, 30_000);
+});
+
+describe('a provider scoping its own updates', () => {
+  it('the audience survives a namespace and reaches the bus as it was given', () => {
+    const events: BusEvent[] = [];
+    const bus = new MemoryNotificationBus();
+    bus.subscribe((event) => void events.push(event));
+    const server = new McpServer({ name: 'scoped', version: '1.0.0', bus });
+    let emit: ((change: McpProviderChange) => void) | undefined;
+    const provider: McpProvider = { listResources: () => [], onChange: (listener) => ((emit = listener), () => undefined) };
+    server.mount(provider, { namespace: 'p' });
+    emit!({ type: 'resource_updated', uri: 'x://1', to: { principal: 'sub:alice' } });
+    emit!({ type: 'resource_updated', uri: 'x://2' });
+    expect(events.filter((e) => e.type === 'resource_updated')).toEqual([
+      { type: 'resource_updated', uri: 'p+x://1', to: { principal: 'sub:alice' } },
+      { type: 'resource_updated', uri: 'p+x://2' },
+    ]);
+  });
 });
