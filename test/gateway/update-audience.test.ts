@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpServer, MemoryNotificationBus, type BusEvent, type McpProvider, type McpProviderChange } from '../../src/index.js';
 import { listen, type McpHttpListener } from '../../src/adapters/node.js';
-import { Client, StreamableHttpTransport } from '../../src/client.js';
+import { Client, InMemoryTransport, StreamableHttpTransport } from '../../src/client.js';
+import type { AuthInfo } from '../../src/index.js';
 import { createGateway, type LinkOwner } from '../../src/gateway.js';
 import { eventually } from '../support/eventually.js';
 import { LEGACY, MODERN } from '../support/revisions.js';
@@ -48,10 +49,12 @@ function notes(era: Era | undefined): McpServer {
   return server;
 }
 
-async function client(url: string, version: Era, token: string): Promise<{ client: Client; wire: WireFetch; got: string[] }> {
+/** A downstream client over HTTP, or (`memory`) in process: a connection without a session id, as over stdio. */
+async function client(url: string | McpServer, version: Era, token: string): Promise<{ client: Client; wire: WireFetch; got: string[] }> {
   const wire = wireFetch(version);
   const c = new Client({ protocolVersion: version });
-  await c.connect(new StreamableHttpTransport(url, { fetch: wire.fetch, headers: { authorization: `Bearer ${token}` } }));
+  const authInfo = byToken({ headers: { authorization: `Bearer ${token}` } }) as AuthInfo;
+  await c.connect(typeof url === 'string' ? new StreamableHttpTransport(url, { fetch: wire.fetch, headers: { authorization: `Bearer ${token}` } }) : new InMemoryTransport(url, { authInfo }));
   cleanup.push(() => c.close());
   const got: string[] = [];
   c.on('notifications/resources/updated', (params) => void got.push(String(params['uri'])));
@@ -90,7 +93,7 @@ async function warmUp(touch: () => Promise<void>, got: string[]): Promise<void> 
  * Two downstream principals (`tokens`), both subscribed to `up+note://a`; the gateway's links go to
  * upstream A or B by `toB(owner)`. Each upstream's update must reach its own principal only.
  */
-async function twoPrincipals(version: Era, upstreamEra: Era, tokens: [string, string], toB: (owner: LinkOwner) => boolean): Promise<void> {
+async function twoPrincipals(version: Era, upstreamEra: Era, tokens: [string, string], toB: (owner: LinkOwner) => boolean, via: 'http' | 'memory' = 'http'): Promise<void> {
   const a = notes(upstreamEra === LEGACY ? LEGACY : undefined);
   const b = notes(upstreamEra === LEGACY ? LEGACY : undefined);
   const [urlA, urlB] = [(await serve(a)).url, (await serve(b)).url];
@@ -100,7 +103,7 @@ async function twoPrincipals(version: Era, upstreamEra: Era, tokens: [string, st
   const local = notes(undefined);
   gateway.server.mount(local, { namespace: 'local' });
   expect(await gateway.ready()).toEqual([]);
-  const url = (await serve(gateway.server, byToken)).url;
+  const url = via === 'memory' ? gateway.server : (await serve(gateway.server, byToken)).url;
   const first = await client(url, version, tokens[0]);
   const second = await client(url, version, tokens[1]);
   const ends: (() => Promise<void>)[] = [];
@@ -141,6 +144,12 @@ describe.each([LEGACY, MODERN] as const)('%s downstream', (version) => {
       await twoPrincipals(version, upstreamEra, ['alice@a', 'alice@b'], (owner) => owner.issuer === 'https://b.example');
     }, 30_000);
   });
+});
+
+describe('in process (no session id, as over stdio): each connection hears its own principal\'s link', () => {
+  it.each([LEGACY, MODERN] as const)('%s upstream', async (upstreamEra) => {
+    await twoPrincipals(LEGACY, upstreamEra, ['alice', 'bob'], (owner) => owner.principal === 'bob', 'memory');
+  }, 30_000);
 });
 
 describe('spawn: "shared": one process for everybody, so its updates reach every subscriber', () => {
