@@ -61,7 +61,7 @@ export { SchemaConversionError, withJsonSchema } from './schema/index.js';
 export type { CompiledSchema, InferInput, InferOutput, JsonSchemaObject, SchemaInput, StandardSchemaV1 } from './schema/index.js';
 
 // Stores
-export { MemoryNotificationBus, type BusEvent, type BusListener, type NotificationBus } from './stores/bus.js';
+export { MemoryNotificationBus, type BusEvent, type BusListener, type NotificationBus, type UpdateAudience } from './stores/bus.js';
 export { StoreUnavailableError } from './stores/errors.js';
 export { MemoryTaskStore, TaskLimitError, type MemoryTaskStoreOptions, type TaskInputRequest, type TaskLimit, type TaskOwnership, type TaskPatch, type TaskRecord, type TaskStatus, type TaskStore } from './stores/tasks.js';
 export type { TaskChannel, TaskSignal } from './stores/task-channel.js';

@@ -10,7 +10,7 @@ import { ErrorCode, JsonRpcProtocolError } from '../jsonrpc/errors.js';
 import { isPlainObject } from '../jsonrpc/message.js';
 import type { RequestContext } from '../protocol/request/context.js';
 import { META_LOG_LEVEL } from '../protocol/wire/meta-keys.js';
-import { principalOf } from '../protocol/request/principal.js';
+import { issuedPrincipalOf, issuerOf } from '../protocol/request/principal.js';
 import type { McpPrompt, McpResource, McpResourceTemplate, McpTool } from '../registries/types.js';
 import type { Implementation, LoggingLevel } from '../wire-types/index.js';
 import type { McpProvider, McpProviderChange, McpProviderList } from '../registries/provider.js';
@@ -18,7 +18,7 @@ import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 import type { UpstreamConfig } from './config.js';
 import { HoldTable } from './hold.js';
 import { promptOf, resourceOf, templateOf, toolOf, type ItemHooks } from './items.js';
-import { UpstreamError, UpstreamPool, type LinkOwner, type UpstreamLink, type UpstreamPoolOptions } from './upstream.js';
+import { audienceOf, linkKeyOf, UpstreamError, UpstreamPool, type LinkOwner, type UpstreamLink, type UpstreamPoolOptions } from './upstream.js';
 
 type Json = Record<string, unknown>;
 
@@ -84,9 +84,18 @@ export function createProxy(upstream: UpstreamConfig, options: ProxyOptions = {}
 }
 
 /** Who holds a 2026-07-28 subscription on a link: the downstream principal (as the listen stream counts it). */
-const holderOf = (ctx: RequestContext): string => principalOf(ctx.authInfo) ?? '';
+const holderOf = (ctx: RequestContext): string => issuedPrincipalOf(ctx.authInfo) ?? '';
 
-const ownerOf = (ctx: RequestContext | undefined): LinkOwner => ({ sessionId: ctx?.sessionId, principal: ctx?.auth?.subject ?? ctx?.auth?.clientId });
+/**
+ * Links are keyed by the issuer-qualified principal: one `sub` from two authorization servers is
+ * two people, who must not share an upstream session (or its `headers(owner)` credential).
+ */
+const ownerOf = (ctx: RequestContext | undefined): LinkOwner => ({
+  sessionId: ctx?.sessionId,
+  principal: ctx?.auth?.subject ?? ctx?.auth?.clientId,
+  issuer: issuerOf(ctx?.authInfo),
+  id: issuedPrincipalOf(ctx?.authInfo) ?? '',
+});
 
 class Proxy_ implements McpProxy {
   readonly label: string;
@@ -349,7 +358,11 @@ class Proxy_ implements McpProxy {
   #notification(link: UpstreamLink, method: string, params: Json): void {
     const list = LIST_OF[method];
     if (list !== undefined) return this.#changed(list);
-    if (method === 'notifications/resources/updated' && typeof params['uri'] === 'string') return this.#emit({ type: 'resource_updated', uri: params['uri'] });
+    if (method === 'notifications/resources/updated' && typeof params['uri'] === 'string') {
+      // What this link's upstream session sees is its owner's: the update is for that owner only.
+      const to = audienceOf(link, this.#pool.shared);
+      return this.#emit(to === undefined ? { type: 'resource_updated', uri: params['uri'] } : { type: 'resource_updated', uri: params['uri'], to });
+    }
     if (method === 'notifications/message') {
       // A log line goes to the request in progress on its link; one that comes between requests has nowhere to go.
       const ctx = this.#target(link);
@@ -367,8 +380,8 @@ class Proxy_ implements McpProxy {
     const calls = [...link.inFlight] as RequestContext[];
     const last = calls.at(-1);
     if (last === undefined || !this.#pool.shared) return last;
-    const owner = (ctx: RequestContext): string => { const o = ownerOf(ctx); return o.sessionId !== undefined ? `s:${o.sessionId}` : `p:${o.principal ?? ''}`; };
-    return calls.every((ctx) => owner(ctx) === owner(last)) ? last : undefined;
+    const key = linkKeyOf(ownerOf(last));
+    return calls.every((ctx) => linkKeyOf(ownerOf(ctx)) === key) ? last : undefined;
   }
 
   #warn(message: string): void {

@@ -12,6 +12,7 @@ import { StdioClientTransport } from '../client/stdio.js';
 import { StreamableHttpTransport } from '../client/http.js';
 import type { ClientTransport } from '../client/transport.js';
 import type { DiscoverResult, Implementation, LoggingLevel } from '../wire-types/index.js';
+import type { UpdateAudience } from '../stores/bus.js';
 import { upstreamEnv, type HttpUpstreamConfig, type StdioUpstreamConfig, type UpstreamConfig } from './config.js';
 
 type Json = Record<string, unknown>;
@@ -22,9 +23,22 @@ const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 /** Who a link belongs to: a downstream session, else a principal. */
 export interface LinkOwner {
   readonly sessionId: string | undefined;
-  /** The downstream principal's subject (or client id); undefined: unauthenticated. */
+  /** The downstream principal's subject (or client id); undefined: unauthenticated. Unique only with `issuer`. */
   readonly principal: string | undefined;
+  /** The issuer of the downstream token (its `iss` claim), when it names one. */
+  readonly issuer: string | undefined;
+  /** What a sessionless owner's link is keyed by: `issuedPrincipalOf(authInfo)`, `''` unauthenticated. */
+  readonly id: string;
 }
+
+/** The key of an owner's link (its own session's, else its principal's). */
+export const linkKeyOf = (owner: LinkOwner): string => (owner.sessionId !== undefined ? `s:${owner.sessionId}` : `p:${owner.id}`);
+
+/** Who a link's resource updates are for: its session, else its principal (a shared link's: everyone). */
+export const audienceOf = (link: UpstreamLink, shared: boolean): UpdateAudience | undefined => {
+  if (shared) return undefined;
+  return link.owner.sessionId !== undefined ? { sessionId: link.owner.sessionId } : { principal: link.owner.id };
+};
 
 /** Answers the upstream's server→client requests for one link (sampling, elicitation, roots). */
 export type InputRelay = (link: UpstreamLink, method: string, params: Json, signal: AbortSignal) => Promise<Json>;
@@ -284,7 +298,7 @@ export class UpstreamPool {
   /** The link of this owner, created (not yet connected) on first use. */
   linkFor(owner: LinkOwner): UpstreamLink {
     if (this.#closed) throw new UpstreamError(`upstream "${this.name}" is closed`);
-    const key = this.shared ? 'shared' : owner.sessionId !== undefined ? `s:${owner.sessionId}` : `p:${owner.principal ?? ''}`;
+    const key = this.shared ? 'shared' : linkKeyOf(owner);
     let link = this.#links.get(key);
     if (link !== undefined) {
       // Most recently used last: the first idle entry is the one to close.
@@ -295,14 +309,14 @@ export class UpstreamPool {
     const max = this.#options.maxLinks ?? 256;
     // One principal holds at most a quarter of the links, and makes room among its own: one client
     // never closes another's upstream session (its subscriptions, log level, process).
-    const own = [...this.#links.values()].filter((l) => l.owner.principal === owner.principal);
+    const own = [...this.#links.values()].filter((l) => l.owner.id === owner.id);
     if (own.length >= Math.max(1, Math.floor(max / 4)) || this.#links.size >= max) {
       const idle = own.find((l) => l.inFlight.size === 0);
       if (idle === undefined) throw new UpstreamError(`upstream "${this.name}": ${this.#links.size >= max ? `${max} links are open (maxLinks)` : `this principal has ${own.length} links open, a quarter of maxLinks (${max})`} and none of this principal's is idle; try again when a call ends`);
       this.#links.delete(idle.key);
       void idle.close();
     }
-    link = new UpstreamLink(this, key, this.shared ? { sessionId: undefined, principal: undefined } : owner);
+    link = new UpstreamLink(this, key, this.shared ? { sessionId: undefined, principal: undefined, issuer: undefined, id: '' } : owner);
     this.#links.set(key, link);
     return link;
   }

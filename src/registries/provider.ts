@@ -21,15 +21,21 @@
  * requests — sampling, elicitation, roots).
  */
 import type { MaybePromise } from '../stores/contracts.js';
+import type { UpdateAudience } from '../stores/bus.js';
 import type { McpPrompt, McpResource, McpResourceTemplate, McpTool } from './types.js';
 
-export type { MaybePromise };
+export type { MaybePromise, UpdateAudience };
 
 /** The lists a provider offers (resource templates change with `resources`, as on the wire). */
 export type McpProviderList = 'tools' | 'resources' | 'prompts';
 
-/** What a provider tells the server: one of its lists changed, or a resource's content did (URI as the provider serves it). */
-export type McpProviderChange = { type: 'list_changed'; list: McpProviderList } | { type: 'resource_updated'; uri: string };
+/**
+ * What a provider tells the server: one of its lists changed, or a resource's content did (URI as
+ * the provider serves it). `to` scopes an update whose content is one owner's (a proxy's
+ * per-principal upstream link): only that legacy session, or that principal's listen streams,
+ * hear it. Absent: everyone subscribed to the URI.
+ */
+export type McpProviderChange = { type: 'list_changed'; list: McpProviderList } | { type: 'resource_updated'; uri: string; to?: UpdateAudience };
 
 /** What a resource URI resolved to: a static resource, or a template with the variables it matched. */
 export type McpResourceMatch<TContext = unknown> =

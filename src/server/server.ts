@@ -394,7 +394,7 @@ export class McpServer extends Authoring implements ConnectionFactory {
     const stop = provider.onChange?.((change) => {
       if (change.type === 'resource_updated') {
         this.#changes.emit(change);
-        void Promise.resolve(this.#bus.publish({ type: 'resource_updated', uri: change.uri })).catch((error: unknown) => this.logger.error?.('mcpkit: publishing resources/updated on the notification bus failed', error));
+        void Promise.resolve(this.#bus.publish(change.to === undefined ? { type: 'resource_updated', uri: change.uri } : { type: 'resource_updated', uri: change.uri, to: change.to })).catch((error: unknown) => this.logger.error?.('mcpkit: publishing resources/updated on the notification bus failed', error));
         return;
       }
       catalog.changed();

@@ -5,9 +5,16 @@
  */
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 
+/**
+ * Who a resource update is for, when not everyone subscribed: one legacy session (by id), or one
+ * principal (`issuedPrincipalOf(authInfo)`, `''` for unauthenticated callers). A gateway's
+ * upstream link sees its own owner's data, so its updates go to that owner only.
+ */
+export type UpdateAudience = { readonly sessionId: string } | { readonly principal: string };
+
 export type BusEvent =
   | { type: 'list_changed'; list: 'tools' | 'resources' | 'prompts' }
-  | { type: 'resource_updated'; uri: string };
+  | { type: 'resource_updated'; uri: string; to?: UpdateAudience };
 
 const LISTS: ReadonlySet<unknown> = new Set(['tools', 'resources', 'prompts']);
 
@@ -16,7 +23,27 @@ export function isBusEvent(value: unknown): value is BusEvent {
   if (typeof value !== 'object' || value === null) return false;
   const event = value as Record<string, unknown>;
   if (event['type'] === 'list_changed') return LISTS.has(event['list']);
-  return event['type'] === 'resource_updated' && typeof event['uri'] === 'string';
+  return event['type'] === 'resource_updated' && typeof event['uri'] === 'string' && (event['to'] === undefined || isAudience(event['to']));
+}
+
+function isAudience(value: unknown): value is UpdateAudience {
+  if (typeof value !== 'object' || value === null) return false;
+  const keys = Object.keys(value);
+  const to = value as Record<string, unknown>;
+  return keys.length === 1 && (typeof to['sessionId'] === 'string' || typeof to['principal'] === 'string');
+}
+
+/**
+ * True when `event` may reach a legacy session (`sessionId`, undefined for a connection without
+ * one: stdio, in-process) or a listen stream (`sessionId` undefined) of `principal`
+ * (`issuedPrincipalOf`, `''` unauthenticated). A session-scoped update reaches only its session;
+ * a principal-scoped one only connections without a session id, of that principal (an HTTP legacy
+ * session has an upstream link of its own, which scopes its updates to its id).
+ */
+export function reaches(event: BusEvent, sessionId: string | undefined, principal: string): boolean {
+  if (event.type !== 'resource_updated' || event.to === undefined) return true;
+  if ('sessionId' in event.to) return event.to.sessionId === sessionId;
+  return sessionId === undefined && event.to.principal === principal;
 }
 
 export type BusListener = (event: BusEvent) => void;

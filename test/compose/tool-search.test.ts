@@ -12,6 +12,7 @@ import { listen } from '../../src/adapters/node.js';
 import { Client, StreamableHttpTransport, type ClientOptions } from '../../src/client.js';
 import { createGateway, parseGatewayConfig } from '../../src/gateway.js';
 import { LEGACY, MODERN } from '../support/revisions.js';
+import { eventually } from '../support/eventually.js';
 import { wireFetch, type WireFetch } from '../gateway/wire-fetch.js';
 
 type Json = Record<string, unknown>;
@@ -117,6 +118,37 @@ describe('through the gateway: "toolSearch": true in the config', () => {
     expect(textOf(await client.callTool('big_call_tool', { name: 'op_500' }, { onProgress: (p) => void progress.push(p.progress) }))).toBe('op_500 painted {}');
     expect(progress).toEqual([1, 2]);
     expect(wire.problems).toEqual([]);
+  });
+
+  describe.each([LEGACY, MODERN] as const)('%s upstream', (upstreamEra) => {
+    it.each([LEGACY, MODERN] as const)('%s downstream: cancelling call_tool cancels the upstream call', async (version) => {
+      let started = 0;
+      let cancelled = 0;
+      const up = new McpServer({ name: 'slow', version: '1.0.0', ...(upstreamEra === LEGACY ? { protocolVersions: [LEGACY] as const } : {}) });
+      up.tool('hang', { description: 'answers only when cancelled' }, (_args, ctx) => {
+        started += 1;
+        return new Promise((_, reject) => ctx.signal.addEventListener('abort', () => ((cancelled += 1), reject(new Error('cancelled')))));
+      });
+      const gateway = createGateway(parseGatewayConfig({ mcpServers: { slow: { url: await served(up), toolSearch: true } } }));
+      cleanup.push(() => gateway.close());
+      expect(await gateway.ready()).toEqual([]);
+      const { client, wire } = await connect(await served(gateway.server), version);
+      const controller = new AbortController();
+      const hanging = client.callTool('slow_call_tool', { name: 'hang' }, { signal: controller.signal });
+      await eventually(() => started === 1, { message: 'the upstream call started' });
+      expect(cancelled).toBe(0);
+      controller.abort();
+      await expect(hanging).rejects.toThrow(/aborted/);
+      await eventually(() => cancelled === 1, { message: 'the upstream call was cancelled' });
+      // The link still works: the next call through call_tool goes out and is cancelled the same way.
+      const again = new AbortController();
+      const second = client.callTool('slow_call_tool', { name: 'hang' }, { signal: again.signal });
+      await eventually(() => started === 2);
+      again.abort();
+      await expect(second).rejects.toThrow(/aborted/);
+      await eventually(() => cancelled === 2);
+      expect(wire.problems).toEqual([]);
+    });
   });
 
   it('a toolSearch that is not a boolean is refused, naming the key', () => {

@@ -11,7 +11,7 @@ import { UpstreamPool, UpstreamError, type LinkOwner } from '../../src/gateway/u
 const pool = (maxLinks: number): UpstreamPool =>
   new UpstreamPool({ name: 'up', config: { url: 'http://127.0.0.1:9/mcp' }, maxLinks, relay: () => Promise.reject(new Error('unused')), onNotification: () => undefined });
 
-const session = (principal: string, n: number): LinkOwner => ({ sessionId: `${principal}-${n}`, principal });
+const session = (principal: string, n: number): LinkOwner => ({ sessionId: `${principal}-${n}`, principal, issuer: undefined, id: `sub:${principal}` });
 
 describe('maxLinks', () => {
   it('a principal over its quarter closes its own least recently used idle link, never another principal\'s', () => {

@@ -1,7 +1,8 @@
 import { ErrorCode, errorResponseFrom, JsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import { classify, type Classified, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../../jsonrpc/message.js';
 import { isThenable } from '../../util/thenable.js';
-import type { BusEvent } from '../../stores/bus.js';
+import { reaches, type BusEvent } from '../../stores/bus.js';
+import { issuedPrincipalOf } from '../request/principal.js';
 import type { ConnectionOptions, HandleResult, McpConnection, MessageExtra, MessageSink } from '../connection.js';
 import { LazyAbort } from '../request/abort.js';
 import type { InputBroker } from '../request/context.js';
@@ -57,6 +58,8 @@ export class McpProtocolHandler implements McpConnection {
   readonly #unsubscribe: (() => void) | undefined;
   /** In-flight requests of a stateless connection, where ids are not unique. */
   #anonymous: Set<LazyAbort> | undefined;
+  /** Who the first request came from: whose principal-scoped updates a connection without a session id hears. */
+  #principal: string | undefined;
   #closed = false;
 
   /**
@@ -185,6 +188,7 @@ export class McpProtocolHandler implements McpConnection {
       return errorResponseFrom(id, new JsonRpcProtocolError(ErrorCode.InvalidRequest, `Invalid Request: a request with id ${JSON.stringify(id)} is already in flight`));
     }
     const entry: RequestMethod | undefined = found?.kind === 'request' ? found : undefined;
+    this.#principal ??= issuedPrincipalOf(extra.authInfo) ?? '';
     const run = new RunningRequest(id, method, entry, extra, entry?.cancellable !== false);
     const controller = run.controller;
     let outcome: JsonRpcResponse | undefined;
@@ -335,7 +339,8 @@ export class McpProtocolHandler implements McpConnection {
       this.notify(method, params).catch((error: unknown) => this.server.logger?.error?.('mcpkit: notification failed', error));
     };
     if (event.type === 'resource_updated') {
-      if (session!.isSubscribed(event.uri)) send('notifications/resources/updated', { uri: event.uri });
+      // An update for one session or principal (a gateway's upstream link) reaches no other.
+      if (session!.isSubscribed(event.uri) && reaches(event, this.sessionId, this.#principal ?? '')) send('notifications/resources/updated', { uri: event.uri });
       return;
     }
     // A list the session was never told about at initialize sends nothing, even if it exists now.

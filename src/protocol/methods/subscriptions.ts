@@ -1,7 +1,7 @@
 import { ErrorCode, JsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import { isPlainObject } from '../../jsonrpc/message.js';
 import { McpResourceNotFoundError } from '../../errors/classes.js';
-import type { BusEvent } from '../../stores/bus.js';
+import { reaches, type BusEvent } from '../../stores/bus.js';
 import type { TaskRecord } from '../../stores/tasks.js';
 import { invalidParams } from '../wire/errors.js';
 import type { MethodContext } from '../scopes/method-context.js';
@@ -11,7 +11,7 @@ import { revision, type ProtocolVersion } from '../wire/versions.js';
 import { LEGACY_ONLY, MODERN_ONLY, RESOURCE_TARGET } from '../wire/method-facts.js';
 import { optionalObject, requireString, resourceScopes, uriScopes, type RecordUpdate, type RequestMethod } from './shared.js';
 import { requireExtensions } from '../extensions.js';
-import { principalOf } from '../request/principal.js';
+import { issuedPrincipalOf, principalOf } from '../request/principal.js';
 import { detailedTask, TASKS_EXTENSION } from '../scopes/task-runtime.js';
 import { isThenable } from '../../util/thenable.js';
 
@@ -142,7 +142,8 @@ async function holdForPrincipal(context: MethodContext, uris: string[]): Promise
   if (catalog === undefined || uris.length === 0) return { uris, release: () => undefined };
   let principals = held.get(context.server);
   if (principals === undefined) held.set(context.server, (principals = new Map<string, Map<string, number>>()));
-  const key = principalOf(context.authInfo) ?? '';
+  // Issuer-qualified, as a gateway keys its upstream links: the same `sub` from two issuers is two people.
+  const key = issuedPrincipalOf(context.authInfo) ?? '';
   let counts = principals.get(key);
   if (counts === undefined) principals.set(key, (counts = new Map<string, number>()));
   const mine: string[] = [];
@@ -244,10 +245,12 @@ export const listen: RequestMethod = {
       for (const record of early) pushTask(record);
       early = undefined;
       const bus = context.server.bus;
+      const principal = issuedPrincipalOf(context.authInfo) ?? '';
       await new Promise<void>((resolve) => {
         if (context.signal.aborted) return resolve();
         const unsubscribe = bus?.subscribe((event) => {
-          if (!wants(filter, event)) return;
+          // An update scoped to another principal (its own upstream link's) is not this stream's.
+          if (!wants(filter, event) || !reaches(event, undefined, principal)) return;
           const method = event.type === 'resource_updated' ? 'notifications/resources/updated' : `notifications/${event.list}/list_changed`;
           const body = event.type === 'resource_updated' ? { uri: event.uri, _meta: meta } : { _meta: meta };
           // A failed notify means the listen stream closed; its abort listener unsubscribes.

@@ -23,6 +23,25 @@ export function principalOf(auth: AuthInfo | undefined): string | undefined {
   return undefined;
 }
 
+/** The issuer of the caller's token: its `iss` claim (`auth.extra.iss`, where the HTTP `auth` option puts the claims). */
+export function issuerOf(auth: AuthInfo | undefined): string | undefined {
+  const iss = auth?.extra?.['iss'];
+  return typeof iss === 'string' && iss !== '' ? iss : undefined;
+}
+
+/**
+ * `principalOf`, qualified by the token's issuer when it names one: a subject is unique only
+ * within its issuer (OIDC Core §2), so two trusted authorization servers may give the same `sub`
+ * to two people. What a gateway keys its upstream links and subscriptions by, and what a
+ * principal-scoped resource update names. Length-prefixed, so no (issuer, subject) pair can
+ * spell another's key.
+ */
+export function issuedPrincipalOf(auth: AuthInfo | undefined): string | undefined {
+  const principal = principalOf(auth);
+  const issuer = issuerOf(auth);
+  return principal === undefined || issuer === undefined ? principal : `iss:${issuer.length}:${issuer} ${principal}`;
+}
+
 /**
  * Who is charged for a quota: the principal, or for an unauthenticated caller its
  * remote address (when the transport knows it), or one shared anonymous owner.

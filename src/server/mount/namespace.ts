@@ -110,7 +110,7 @@ export function namespaced<C>(inner: McpProvider<C>, naming: McpNaming, label = 
   }
   if (inner.onChange) {
     const onChange = inner.onChange.bind(inner);
-    provider.onChange = (listener) => onChange((change) => listener(change.type === 'resource_updated' ? { type: 'resource_updated', uri: prefixUri(naming, change.uri) } : change));
+    provider.onChange = (listener) => onChange((change) => listener(change.type === 'resource_updated' ? { ...change, uri: prefixUri(naming, change.uri) } : change));
   }
   return provider;
 }

@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { principalOf, quotaOwnerOf, samePrincipal } from '../../../src/protocol/request/principal.js';
+import { issuedPrincipalOf, principalOf, quotaOwnerOf, samePrincipal } from '../../../src/protocol/request/principal.js';
+import { isBusEvent, reaches, type BusEvent } from '../../../src/stores/bus.js';
 
 describe('principalOf', () => {
   it('prefers the subject, stable across token refreshes', () => {
@@ -25,5 +27,46 @@ describe('principalOf', () => {
     expect(quotaOwnerOf(undefined, '127.0.0.2')).toBe('addr:127.0.0.2');
     expect(quotaOwnerOf(undefined)).toBe('anonymous');
     expect(quotaOwnerOf({ subject: 'bob' }, '127.0.0.2')).toBe('sub:bob');
+  });
+});
+
+describe('issuedPrincipalOf', () => {
+  it('qualifies the principal by the token\'s issuer: one sub from two issuers is two principals', () => {
+    const a = issuedPrincipalOf({ subject: 'alice', extra: { iss: 'https://a.example' } });
+    const b = issuedPrincipalOf({ subject: 'alice', extra: { iss: 'https://b.example' } });
+    expect(a).not.toBe(b);
+    expect(issuedPrincipalOf({ subject: 'alice' })).toBe('sub:alice');
+    expect(issuedPrincipalOf({ subject: 'alice', extra: { iss: 7 } })).toBe('sub:alice');
+    expect(issuedPrincipalOf(undefined)).toBeUndefined();
+  });
+
+  it('no two (issuer, subject) pairs, with or without an issuer, give the same key', () => {
+    const auth = fc.record({ subject: fc.string({ minLength: 1 }), iss: fc.option(fc.string({ minLength: 1 }), { nil: undefined }) });
+    fc.assert(fc.property(auth, auth, (x, y) => {
+      const key = (v: typeof x): string | undefined => issuedPrincipalOf({ subject: v.subject, ...(v.iss === undefined ? {} : { extra: { iss: v.iss } }) });
+      return (x.subject === y.subject && x.iss === y.iss) === (key(x) === key(y));
+    }), { numRuns: 2000 });
+  });
+});
+
+describe('scoped resource updates on the bus', () => {
+  const update = (to?: unknown): unknown => ({ type: 'resource_updated', uri: 'up+note://a', ...(to === undefined ? {} : { to }) });
+
+  it('a shared bus accepts an audience of one session or one principal, nothing else', () => {
+    expect(isBusEvent(update({ sessionId: 's1' }))).toBe(true);
+    expect(isBusEvent(update({ principal: '' }))).toBe(true);
+    for (const to of [null, 'sub:alice', {}, { sessionId: 1 }, { principal: null }, { sessionId: 's', principal: 'p' }, { principal: 'p', extra: 1 }]) expect(isBusEvent(update(to))).toBe(false);
+  });
+
+  it('a session-scoped update reaches its session only; a principal-scoped one that principal\'s sessionless connections only', () => {
+    const toSession = update({ sessionId: 's1' }) as BusEvent;
+    expect(reaches(toSession, 's1', 'sub:alice')).toBe(true);
+    expect(reaches(toSession, 's2', 'sub:alice')).toBe(false);
+    expect(reaches(toSession, undefined, 'sub:alice')).toBe(false);
+    const toAlice = update({ principal: 'sub:alice' }) as BusEvent;
+    expect(reaches(toAlice, undefined, 'sub:alice')).toBe(true);
+    expect(reaches(toAlice, undefined, 'sub:bob')).toBe(false);
+    expect(reaches(toAlice, 's1', 'sub:alice')).toBe(false);
+    expect(reaches(update() as BusEvent, 's9', 'sub:bob')).toBe(true);
   });
 });
