@@ -53,6 +53,17 @@ describe('the bundled dist/', () => {
     expect(loadedSource(file)).toMatch(/^\/\/ dist\/transports\/stdio\.js$/m);
   });
 
+  // One non-ASCII character makes V8 hold a whole chunk as a two-byte string (slower to import).
+  it('holds only ASCII in every bundled file, and the validator inlined with its notice', () => {
+    const files = jsFiles(DIST).filter((file) => !relative(DIST, file).startsWith('cli/'));
+    expect(files.filter((file) => /[\u0080-\uffff]/.test(readFileSync(file, 'utf8'))).map((file) => relative(DIST, file))).toEqual([]);
+    const root = loadedSource(entries.find((e) => e.key === '.')!.file);
+    expect(root).not.toMatch(/from "@cfworker\/json-schema"/);
+    expect(root).toMatch(/^\/\*! @cfworker\/json-schema [\d.]+, MIT License/m);
+    // An ellipsis of the source survives as its escape.
+    expect(root).toContain('\\u2026');
+  });
+
   it('./http loads it (the check above can fail)', () => {
     expect(loadedSource(entries.find((e) => e.key === './http')!.file)).toMatch(/^\/\/ dist\/transports\/http\/engine\.js$/m);
   });
