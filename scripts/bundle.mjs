@@ -29,8 +29,8 @@ for (const [key, target] of Object.entries(pkg.exports)) {
 // adapters, the cluster: 140 of 460 KB). A stdio server's cold start is mostly V8 compiling what it loads.
 // @cfworker/json-schema is inlined: imported as a package it is 9 modules and a package resolution, about
 // 12 ms of a stdio server's cold start on the 2-core bench machine, against 2 ms inside the core chunk (it is
-// needed at import: `dereference` runs when a tool is registered). It stays a dependency (the .d.ts files name
-// its types). No other package is inlined.
+// needed at import: `dereference` runs when a tool is registered). It is a dev dependency only: no emitted
+// .d.ts names it (test/package/bundle.test.ts). No other package is inlined.
 const INLINED = '@cfworker/json-schema';
 const external = (id) => !id.startsWith('.') && !path.isAbsolute(id) && id !== INLINED;
 const inlinedVersion = JSON.parse(fs.readFileSync(path.join(root, 'node_modules', INLINED, 'package.json'), 'utf8')).version;

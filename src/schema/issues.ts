@@ -2,9 +2,8 @@
  * Turning validator output into messages a model can act on:
  * `Invalid arguments: "address.city" must be string (got number); "email" is required`.
  */
-import type { OutputUnit } from '@cfworker/json-schema';
 import type { StandardIssue } from './standard-schema.js';
-import type { ValidationIssue } from './types.js';
+import type { ValidationIssue, ValidatorUnit } from './types.js';
 
 type Path = (string | number)[];
 
@@ -147,7 +146,7 @@ function orList(items: readonly string[]): string {
 // ---------------------------------------------------------------- cfworker units → issues
 
 interface Node {
-  readonly unit: OutputUnit;
+  readonly unit: ValidatorUnit;
   readonly children: Node[];
 }
 
@@ -158,7 +157,7 @@ const WRAPPERS = new Set([
   'dependentSchemas', 'dependencies', 'propertyNames', 'contains',
 ]);
 
-function childPrefixes(unit: OutputUnit): string[] {
+function childPrefixes(unit: ValidatorUnit): string[] {
   if (unit.keyword === 'if') {
     const base = unit.keywordLocation.slice(0, -'/if'.length);
     return [`${base}/then/`, `${base}/else/`];
@@ -172,7 +171,7 @@ function childPrefixes(unit: OutputUnit): string[] {
  * schema's unit carries the instance location as its keywordLocation, so it
  * belongs to the innermost open wrapper.
  */
-function buildTree(units: readonly OutputUnit[]): Node[] {
+function buildTree(units: readonly ValidatorUnit[]): Node[] {
   const roots: Node[] = [];
   const stack: { node: Node; prefixes: string[] }[] = [];
   for (const unit of units) {
@@ -190,7 +189,7 @@ function buildTree(units: readonly OutputUnit[]): Node[] {
 }
 
 /** Issues for the units of one failed cfworker validation. */
-export function issuesFromUnits(units: readonly OutputUnit[], context: UnitContext): ValidationIssue[] {
+export function issuesFromUnits(units: readonly ValidatorUnit[], context: UnitContext): ValidationIssue[] {
   const issues = buildTree(units).flatMap((node) => render(node, context));
   return issues.map(({ path, message }) => ({ path, message }));
 }
@@ -278,7 +277,7 @@ const COMPARISONS: Readonly<Record<string, string>> = {
   exclusiveMaximum: '<',
 };
 
-function leaf(unit: OutputUnit, context: UnitContext): RichIssue {
+function leaf(unit: ValidatorUnit, context: UnitContext): RichIssue {
   const { path, value } = locate(unit.instanceLocation, context.instance);
   const kv = context.keywordValue(unit.keywordLocation);
   const got = show(value);

@@ -12,11 +12,11 @@
  * `$ref`), `default` is not applied, unknown `format`s pass.
  */
 import { dereference, validate as cfValidate } from '@cfworker/json-schema';
-import type { Schema, SchemaDraft } from '@cfworker/json-schema';
+import type { Schema } from '@cfworker/json-schema';
 import { SchemaConversionError } from './errors.js';
 import { fastAcceptor } from './fast-path.js';
 import { formatIssues, issuesFromUnits, pointerSegments } from './issues.js';
-import type { CompiledSchema, JsonSchemaObject, ValidationIssue, ValidationResult } from './types.js';
+import type { CompiledSchema, JsonSchemaDraft, JsonSchemaObject, ValidationIssue, ValidationResult } from './types.js';
 
 type Lookup = Record<string, Schema | boolean | undefined>;
 
@@ -36,7 +36,7 @@ export function compileJsonSchema(schema: JsonSchemaObject): CompiledSchema<Reco
 }
 
 /** The cfworker draft for a `$schema` URI; draft 2020-12 when absent or unknown. */
-export function draftOf(schema: JsonSchemaObject): SchemaDraft {
+export function draftOf(schema: JsonSchemaObject): JsonSchemaDraft {
   const uri = schema['$schema'];
   if (typeof uri !== 'string') return '2020-12';
   if (uri.includes('2019-09')) return '2019-09';

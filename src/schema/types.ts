@@ -62,3 +62,14 @@ export interface CompiledSchema<T = unknown> {
    */
   validate(value: unknown): ValidationResult<T> | Promise<ValidationResult<T>>;
 }
+
+/** The JSON Schema drafts the validator knows (declared here so no emitted type names the inlined validator's package). */
+export type JsonSchemaDraft = '4' | '7' | '2019-09' | '2020-12';
+
+/** One failure the validator reports, in the shape it reports it. */
+export interface ValidatorUnit {
+  readonly keyword: string;
+  readonly keywordLocation: string;
+  readonly instanceLocation: string;
+  readonly error: string;
+}

@@ -64,6 +64,26 @@ describe('the bundled dist/', () => {
     expect(root).toContain('\\u2026');
   });
 
+  // The validator is inlined, so the package installs with no dependency: no file it ships may import one
+  // (a .d.ts naming @cfworker/json-schema would leave a consumer's tsc without the types).
+  it('ships no import of a package it does not declare', () => {
+    const declared = new Set(Object.keys({ ...(pkg as { peerDependencies?: object }).peerDependencies, ...(pkg as { dependencies?: object }).dependencies }));
+    expect((pkg as { dependencies?: object }).dependencies).toBeUndefined();
+    const files = (function walk(dir: string): string[] {
+      return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(join(dir, entry.name)) : /\.(d\.ts|js)$/.test(entry.name) ? [join(dir, entry.name)] : []));
+    })(DIST);
+    const undeclared = files.flatMap((file) =>
+      ts
+        .preProcessFile(readFileSync(file, 'utf8'), true, true)
+        .importedFiles.map((f) => f.fileName)
+        .filter((spec) => !spec.startsWith('.') && !spec.startsWith('node:'))
+        .map((spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!))
+        .filter((name) => !declared.has(name) && name !== 'mcpkit')
+        .map((name) => `${relative(DIST, file)}: ${name}`),
+    );
+    expect(undeclared).toEqual([]);
+  });
+
   it('./http loads it (the check above can fail)', () => {
     expect(loadedSource(entries.find((e) => e.key === './http')!.file)).toMatch(/^\/\/ dist\/transports\/http\/engine\.js$/m);
   });
