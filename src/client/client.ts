@@ -448,15 +448,15 @@ export class Client {
   /** `onId`: an observer learns the request's JSON-RPC id. */
   #send(transport: ClientTransport, method: string, params: Json, options: RequestOptions, tasks: boolean, onId: ((id: number) => void) | undefined): Promise<Json> {
     // 2026-07-28 over HTTP cancels by closing the request's stream; everything else by notifications/cancelled.
-    const modern = this.#era === 'modern';
     return this.#requests.start({
       method,
       options,
       timeoutMs: options.timeoutMs ?? this.#options.requestTimeoutMs ?? 60_000,
+      streamed: this.#era === 'modern',
       build: (id, progressToken, stream) => {
         onId?.(id);
         const body = this.#withMeta(params, options, progressToken, tasks);
-        return { message: { jsonrpc: '2.0', id, method, params: body }, info: this.#info(method, body, modern ? stream : undefined) };
+        return { message: { jsonrpc: '2.0', id, method, params: body }, info: this.#info(method, body, stream) };
       },
       send: (message, info) => transport.send(message, info),
       cancel: (id, reason) => {
