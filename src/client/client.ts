@@ -30,6 +30,8 @@ export type { ClientTask, TaskDefaults, TaskWaitOptions } from './tasks.js';
 export type { CallToolOptions, ClientOptions, ElicitationHandler, HandlerExtra, ListOptions, RequestOptions, RootsSource, SamplingHandler, TaskStartOptions } from './options.js';
 
 const MODERN: ProtocolVersion = MODERN_VERSIONS[0];
+/** What a transport that reads no OutboundInfo is given (stdio). */
+const NO_INFO: OutboundInfo = Object.freeze({});
 
 export class Client {
   #transport: ClientTransport | undefined;
@@ -452,11 +454,11 @@ export class Client {
       method,
       options,
       timeoutMs: options.timeoutMs ?? this.#options.requestTimeoutMs ?? 60_000,
-      streamed: this.#era === 'modern',
+      streamed: this.#era === 'modern' && transport.readsOutboundInfo !== false,
       build: (id, progressToken, stream) => {
         onId?.(id);
         const body = this.#withMeta(params, options, progressToken, tasks);
-        return { message: { jsonrpc: '2.0', id, method, params: body }, info: this.#info(method, body, stream) };
+        return { message: { jsonrpc: '2.0', id, method, params: body }, info: transport.readsOutboundInfo === false ? NO_INFO : this.#info(method, body, stream) };
       },
       send: (message, info) => transport.send(message, info),
       cancel: (id, reason) => {
