@@ -6,6 +6,7 @@ import type { JsonRpcId, JsonRpcRequest } from '../jsonrpc/message.js';
 import { isPlainObject } from '../jsonrpc/message.js';
 import { ErrorCode } from '../jsonrpc/errors.js';
 import { onAbort as linkAbort } from './abort.js';
+import { Deadlines, type Expiring } from './deadlines.js';
 import { McpError, McpTransportError } from './errors.js';
 import type { Json, RequestOptions } from './options.js';
 import type { OutboundInfo } from './transport.js';
@@ -36,6 +37,7 @@ export class RequestTable {
   readonly #pending = new Map<JsonRpcId, Pending>();
   readonly #progress = new Map<string | number, Pending>();
   #nextId = 1;
+  readonly #deadlines = new Deadlines();
 
   constructor(
     private readonly max: number,
@@ -59,7 +61,7 @@ export class RequestTable {
       resolve = res;
       reject = rej;
     });
-    const entry = new InFlight(this.#pending, this.#progress, id, out, progressToken, stream, resolve, reject);
+    const entry = new InFlight(this.#pending, this.#progress, this.#deadlines, id, out, progressToken, stream, resolve, reject);
     this.#pending.set(id, entry);
     if (progressToken !== undefined) this.#progress.set(progressToken, entry);
     // One listener on a signal shared by many calls, however many there are.
@@ -101,16 +103,17 @@ export class RequestTable {
 }
 
 /** One request in flight: its settling, timeout, cancellation and cleanup, without a closure each. */
-class InFlight implements Pending {
+class InFlight implements Pending, Expiring {
   readonly method: string;
   readonly onProgress: RequestOptions['onProgress'];
   restart: (() => void) | undefined;
   unlink: (() => void) | undefined;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  deadline: number | undefined;
 
   constructor(
     private readonly pending: Map<JsonRpcId, Pending>,
     private readonly progressTable: Map<string | number, Pending>,
+    private readonly deadlines: Deadlines,
     private readonly id: number,
     private readonly out: Outgoing,
     private readonly progressToken: number | undefined,
@@ -141,12 +144,11 @@ class InFlight implements Pending {
   }
 
   #arm(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    const timeoutMs = this.out.timeoutMs;
-    this.#timer = timeoutMs > 0 ? setTimeout(() => this.#timedOut(timeoutMs), timeoutMs) : undefined;
+    if (this.out.timeoutMs > 0) this.deadlines.arm(this, this.out.timeoutMs);
   }
 
-  #timedOut(timeoutMs: number): void {
+  expire(): void {
+    const timeoutMs = this.out.timeoutMs;
     this.#cleanup();
     this.#cancel(`timed out after ${timeoutMs} ms`);
     this.settleReject(new McpTransportError('timeout', `${this.method} did not finish within ${timeoutMs} ms`));
@@ -158,8 +160,7 @@ class InFlight implements Pending {
   }
 
   #cleanup(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
+    this.deadlines.disarm(this);
     this.pending.delete(this.id);
     if (this.progressToken !== undefined) this.progressTable.delete(this.progressToken);
     this.unlink?.();

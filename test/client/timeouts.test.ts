@@ -1,0 +1,70 @@
+/**
+ * Request timeouts share one timer per client (src/client/deadlines.ts): calls of different lengths
+ * and timeouts in flight together each time out at their own deadline and no other, progress
+ * restarts a deadline only with resetTimeoutOnProgress, and a settled call is never timed out later.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { z } from 'zod';
+import { Client, McpTransportError, StreamableHttpTransport } from '../../src/client.js';
+import { listen } from '../../src/adapters/node.js';
+import { McpServer } from '../../src/server/server.js';
+import { LEGACY, MODERN } from '../support/revisions.js';
+
+const cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const fn of cleanup.splice(0).reverse()) await fn().catch(() => undefined);
+});
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function connected(version: string): Promise<Client> {
+  const server = new McpServer({ name: 'slow', version: '1.0.0' });
+  server.tool('sleep', { input: z.object({ ms: z.number() }) }, async ({ ms }) => (await sleep(ms), `slept ${ms}`));
+  server.tool('ticks', { input: z.object({ ticks: z.number(), every: z.number() }) }, async ({ ticks, every }, ctx) => {
+    for (let i = 1; i <= ticks; i++) {
+      await sleep(every);
+      await ctx.progress(i, ticks);
+    }
+    return 'ticked';
+  });
+  const listener = await listen(server, { port: 0 });
+  cleanup.push(() => listener.close());
+  const client = new Client({ protocolVersion: version });
+  await client.connect(new StreamableHttpTransport(listener.url));
+  cleanup.push(() => client.close());
+  return client;
+}
+
+const outcome = (run: Promise<unknown>): Promise<string> =>
+  run.then(
+    () => 'ok',
+    (error: unknown) => (error instanceof McpTransportError ? error.kind : String(error)),
+  );
+
+describe.each([LEGACY, MODERN])('request timeouts, %s', (version) => {
+  it('calls of mixed lengths and timeouts in flight together: only those past their own deadline time out', async () => {
+    const client = await connected(version);
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.record({ ms: fc.integer({ min: 0, max: 120 }), timeoutMs: fc.constantFrom(0, 40, 1000, 2000) }), { minLength: 1, maxLength: 12 }), async (calls) => {
+        const results = await Promise.all(calls.map(({ ms, timeoutMs }) => outcome(client.callTool('sleep', { ms }, { timeoutMs }))));
+        // 1000 ms and more (or none) is far past the longest sleep; 40 ms is well short of a sleep of 100 ms and more.
+        calls.forEach(({ ms, timeoutMs }, i) => {
+          if (timeoutMs !== 40) expect(results[i]).toBe('ok');
+          else if (ms >= 100) expect(results[i]).toBe('timeout');
+        });
+      }),
+      { numRuns: 8 },
+    );
+    // Deadlines of settled calls left behind fire on nothing: a call after them all is answered normally.
+    expect(await outcome(client.callTool('sleep', { ms: 0 }, { timeoutMs: 40 }))).toBe('ok');
+  });
+
+  it('progress restarts the deadline only with resetTimeoutOnProgress', async () => {
+    const client = await connected(version);
+    const onProgress = (): void => undefined;
+    const args = { ticks: 6, every: 40 };
+    expect(await outcome(client.callTool('ticks', args, { timeoutMs: 150, onProgress }))).toBe('timeout');
+    expect(await outcome(client.callTool('ticks', args, { timeoutMs: 150, onProgress, resetTimeoutOnProgress: true }))).toBe('ok');
+  });
+});
