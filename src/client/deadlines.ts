@@ -53,7 +53,7 @@ export class Deadlines {
 
   arm(entry: Expiring, timeoutMs: number): void {
     const deadline = Date.now() + timeoutMs;
-    if (entry.deadline === undefined) this.#live++;
+    if (entry.deadline === undefined && this.#live++ === 0) keepAlive(this.#timer, true);
     entry.deadline = deadline;
     let lane = this.#lanes.get(timeoutMs);
     if (lane === undefined) this.#lanes.set(timeoutMs, (lane = new Lane()));
@@ -68,10 +68,9 @@ export class Deadlines {
     if (entry.deadline === undefined) return;
     entry.deadline = undefined;
     if (--this.#live > 0) return;
-    // Nothing left to time out: no timer keeps the process alive, no slot keeps a request.
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#at = Infinity;
+    // Nothing left to time out: the timer no longer keeps the process alive (it stays armed, so one
+    // call after another does not make a timer each), no slot keeps a request.
+    keepAlive(this.#timer, false);
     this.#lanes.clear();
   }
 
@@ -99,4 +98,11 @@ export class Deadlines {
     }
     if (next < this.#at && this.#live > 0) this.#schedule(next);
   }
+}
+
+/** ref()/unref() where timers have them (Node, Deno, Bun); a browser's timer keeps nothing alive. */
+function keepAlive(timer: ReturnType<typeof setTimeout> | undefined, keep: boolean): void {
+  const handle = timer as { ref?: () => void; unref?: () => void } | undefined;
+  if (keep) handle?.ref?.();
+  else handle?.unref?.();
 }

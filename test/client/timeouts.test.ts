@@ -63,8 +63,33 @@ describe.each([LEGACY, MODERN])('request timeouts, %s', (version) => {
   it('progress restarts the deadline only with resetTimeoutOnProgress', async () => {
     const client = await connected(version);
     const onProgress = (): void => undefined;
-    const args = { ticks: 6, every: 40 };
-    expect(await outcome(client.callTool('ticks', args, { timeoutMs: 150, onProgress }))).toBe('timeout');
-    expect(await outcome(client.callTool('ticks', args, { timeoutMs: 150, onProgress, resetTimeoutOnProgress: true }))).toBe('ok');
+    // 8 × 60 ms is well past 300 ms; 60 ms between progress is well within it.
+    const args = { ticks: 8, every: 60 };
+    expect(await outcome(client.callTool('ticks', args, { timeoutMs: 300, onProgress }))).toBe('timeout');
+    expect(await outcome(client.callTool('ticks', args, { timeoutMs: 300, onProgress, resetTimeoutOnProgress: true }))).toBe('ok');
   });
+});
+
+describe('the shared timeout timer', () => {
+  it('keeps no process alive once its calls are settled (a 60 s default timeout, the client closed)', async () => {
+    const { spawn } = await import('node:child_process');
+    const { fileURLToPath } = await import('node:url');
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    const script = `
+      import { Client, StdioClientTransport } from './dist/client.js';
+      const client = new Client();
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: ['examples/everything-server/main.js', '--stdio'], graceMs: 200 }));
+      await client.callTool('test_simple_text', {});
+      await client.close();
+      console.log('closed');`;
+    const started = Date.now();
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(out.trim()).toBe('closed');
+    expect(code).toBe(0);
+    // A timer left ref'd would hold the process for the whole 60 s.
+    expect(Date.now() - started).toBeLessThan(30_000);
+  }, 60_000);
 });
