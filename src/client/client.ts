@@ -30,8 +30,7 @@ export type { ClientTask, TaskDefaults, TaskWaitOptions } from './tasks.js';
 export type { CallToolOptions, ClientOptions, ElicitationHandler, HandlerExtra, ListOptions, RequestOptions, RootsSource, SamplingHandler, TaskStartOptions } from './options.js';
 
 const MODERN: ProtocolVersion = MODERN_VERSIONS[0];
-/** What a transport that reads no OutboundInfo is given (stdio). */
-const NO_INFO: OutboundInfo = Object.freeze({});
+const NO_INFO: OutboundInfo = Object.freeze({}); // for a transport that reads no OutboundInfo (stdio)
 
 export class Client {
   #transport: ClientTransport | undefined;
