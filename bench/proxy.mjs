@@ -6,7 +6,7 @@
 // The upstream is mcpkit's demo over HTTP, and the same demo over stdio behind the gateway. Each
 // server is its own process; CPU is read from /proc/<pid>/stat (Linux). Needs dist/ (npm run build).
 //
-//   node bench/proxy.mjs [--calls N] [--concurrency C] [--rounds N] [WORKTREE ...]
+//   node bench/proxy.mjs [--calls N] [--concurrency C] [--rounds N] [--only http|stdio] [WORKTREE ...]
 // With worktree roots (A/B), each one's gateway (its bin/mcpkit.js and dist/) is measured against
 // the same direct server (this worktree's demo) in the same run; the ratios of each to A are printed.
 import { spawn } from 'node:child_process';
@@ -17,7 +17,9 @@ import { fileURLToPath } from 'node:url';
 import { Client, StreamableHttpTransport } from '../dist/client.js';
 import { abArgs } from './lib/ab-args.mjs';
 
-const { files, num } = abArgs(process.argv.slice(2), { known: ['calls', 'concurrency', 'rounds'] });
+const { files, num, str } = abArgs(process.argv.slice(2), { known: ['calls', 'concurrency', 'rounds', 'only'] });
+const ONLY = str('only', 'all');
+if (!['all', 'http', 'stdio'].includes(ONLY)) throw new Error(`--only takes http or stdio, got ${JSON.stringify(ONLY)}`);
 const CALLS = num('calls', 2000);
 const CONCURRENCY = num('concurrency', 32);
 const ROUNDS = num('rounds', 5);
@@ -128,7 +130,8 @@ async function main() {
     builds.push({ bin, viaHttp, viaStdio, stdioUpstream: childOf(viaStdio.child.pid), http: await client(viaHttp.url), stdio: await client(viaStdio.url) });
   }
   const directClient = await client(direct.url);
-  const targets = [['direct', directClient, direct.child.pid], ...builds.flatMap((b, i) => [[`${i}:http`, b.http, b.viaHttp.child.pid], [`${i}:stdio`, b.stdio, b.viaStdio.child.pid]])];
+  const kinds = ONLY === 'all' ? ['http', 'stdio'] : [ONLY];
+  const targets = [['direct', directClient, direct.child.pid], ...builds.flatMap((b, i) => kinds.map((kind) => [`${i}:${kind}`, b[kind], (kind === 'http' ? b.viaHttp : b.viaStdio).child.pid]))];
   for (const [, c] of targets) await latencies(c, 300); // warm up (JIT, sockets, upstream links)
 
   // Alternate every target in rounds so drift on a shared machine hits all of them alike.
@@ -179,7 +182,10 @@ async function main() {
         const a = i === 0 ? undefined : median(cpus[`0:${kind}`]);
         return { p50_us: p, added_p50_us: p - directP50, cpu_us_per_call: c, cpu_ratio_to_direct: c / directCpu, ...(a === undefined ? {} : { cpu_ratio_to_A: c / a }) };
       };
-      return { build: path.dirname(path.dirname(b.bin)), http: { ...cell('http'), upstream_cpu_us_per_call: median(upstreamCpu[i]) }, stdio: cell('stdio'), stdio_upstream_pid_found: b.stdioUpstream !== undefined };
+      const out = { build: path.dirname(path.dirname(b.bin)) };
+      if (kinds.includes('http')) out.http = { ...cell('http'), upstream_cpu_us_per_call: median(upstreamCpu[i]) };
+      if (kinds.includes('stdio')) Object.assign(out, { stdio: cell('stdio'), stdio_upstream_pid_found: b.stdioUpstream !== undefined });
+      return out;
     }),
     upstream_requests_per_call: counted,
   };

@@ -30,6 +30,7 @@ export type { ClientTask, TaskDefaults, TaskWaitOptions } from './tasks.js';
 export type { CallToolOptions, ClientOptions, ElicitationHandler, HandlerExtra, ListOptions, RequestOptions, RootsSource, SamplingHandler, TaskStartOptions } from './options.js';
 
 const MODERN: ProtocolVersion = MODERN_VERSIONS[0];
+const NO_INFO: OutboundInfo = Object.freeze({}); // for a transport that reads no OutboundInfo (stdio)
 
 export class Client {
   #transport: ClientTransport | undefined;
@@ -448,15 +449,15 @@ export class Client {
   /** `onId`: an observer learns the request's JSON-RPC id. */
   #send(transport: ClientTransport, method: string, params: Json, options: RequestOptions, tasks: boolean, onId: ((id: number) => void) | undefined): Promise<Json> {
     // 2026-07-28 over HTTP cancels by closing the request's stream; everything else by notifications/cancelled.
-    const modern = this.#era === 'modern';
     return this.#requests.start({
       method,
       options,
       timeoutMs: options.timeoutMs ?? this.#options.requestTimeoutMs ?? 60_000,
+      streamed: this.#era === 'modern' && transport.readsOutboundInfo !== false,
       build: (id, progressToken, stream) => {
         onId?.(id);
         const body = this.#withMeta(params, options, progressToken, tasks);
-        return { message: { jsonrpc: '2.0', id, method, params: body }, info: this.#info(method, body, modern ? stream : undefined) };
+        return { message: { jsonrpc: '2.0', id, method, params: body }, info: transport.readsOutboundInfo === false ? NO_INFO : this.#info(method, body, stream) };
       },
       send: (message, info) => transport.send(message, info),
       cancel: (id, reason) => {

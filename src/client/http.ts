@@ -104,10 +104,10 @@ export class StreamableHttpTransport implements ClientTransport {
     if (this.#closed.signal.aborted) throw new McpTransportError('closed', 'The transport is closed');
     if (this.#legacyEndpoint !== undefined) return this.#sendLegacySse(message);
     const requestId = 'method' in message && 'id' in message ? message.id : undefined;
-    const headers = await this.#headers(info.protocolVersion ?? this.#protocolVersion, {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    });
+    const base = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const version = info.protocolVersion ?? this.#protocolVersion;
+    // Fixed headers and token, no auth: nothing to wait for (a promise less per request).
+    const headers = this.#fixed ? this.#headersNow(version, base) : await this.#headers(version, base);
     Object.assign(headers, info.headers);
     if (this.#native) return this.#post(message, info, authorized, requestId, headers, info.signal ?? this.#closed.signal, undefined);
     // fetch: a signal per request, linked to close and the request's own, so the long-lived close signal keeps one listener.
@@ -178,6 +178,21 @@ export class StreamableHttpTransport implements ClientTransport {
     }
     this.#engine.close();
     this.#sink?.closed();
+  }
+
+  get #fixed(): boolean {
+    const o = this.#options;
+    return typeof o.headers !== 'function' && typeof o.token !== 'function' && o.auth === undefined;
+  }
+
+  #headersNow(protocolVersion: string | undefined, base: Record<string, string>): Record<string, string> {
+    const o = this.#options;
+    const headers: Record<string, string> = o.headers === undefined ? base : { ...(o.headers as Record<string, string>), ...base };
+    if (protocolVersion !== undefined) headers['mcp-protocol-version'] = protocolVersion;
+    if (this.#sessionId !== undefined) headers['mcp-session-id'] = this.#sessionId;
+    const token = o.token as string | undefined;
+    if (token !== undefined && token !== '') headers['authorization'] = `Bearer ${token}`;
+    return headers;
   }
 
   async #headers(protocolVersion: string | undefined, base: Record<string, string>): Promise<Record<string, string>> {

@@ -6,6 +6,7 @@ import type { JsonRpcId, JsonRpcRequest } from '../jsonrpc/message.js';
 import { isPlainObject } from '../jsonrpc/message.js';
 import { ErrorCode } from '../jsonrpc/errors.js';
 import { onAbort as linkAbort } from './abort.js';
+import { Deadlines, type Expiring } from './deadlines.js';
 import { McpError, McpTransportError } from './errors.js';
 import type { Json, RequestOptions } from './options.js';
 import type { OutboundInfo } from './transport.js';
@@ -14,7 +15,6 @@ interface Pending {
   method: string;
   resolve(result: Json): void;
   reject(error: Error): void;
-  timer: ReturnType<typeof setTimeout> | undefined;
   restart?: (() => void) | undefined;
   onProgress?: RequestOptions['onProgress'];
 }
@@ -24,8 +24,10 @@ export interface Outgoing {
   method: string;
   options: RequestOptions;
   timeoutMs: number;
+  /** Cancelled by ending its response stream (2026-07-28 over HTTP): `build` gets that stream's signal. */
+  streamed: boolean;
   /** The message and its transport facts, once the id and progress token are known. */
-  build(id: number, progressToken: number | undefined, stream: AbortSignal): { message: JsonRpcRequest; info: OutboundInfo };
+  build(id: number, progressToken: number | undefined, stream: AbortSignal | undefined): { message: JsonRpcRequest; info: OutboundInfo };
   send(message: JsonRpcRequest, info: OutboundInfo): Promise<void>;
   /** Tells the server the request is abandoned (`notifications/cancelled`). */
   cancel(id: number, reason: string): void;
@@ -35,6 +37,7 @@ export class RequestTable {
   readonly #pending = new Map<JsonRpcId, Pending>();
   readonly #progress = new Map<string | number, Pending>();
   #nextId = 1;
+  readonly #deadlines = new Deadlines();
 
   constructor(
     private readonly max: number,
@@ -43,61 +46,30 @@ export class RequestTable {
 
   /** Sends a request and settles with its result, or rejects (McpError, McpTransportError). */
   start(out: Outgoing): Promise<Json> {
-    const { method, options, timeoutMs } = out;
+    const { method, options } = out;
     const signal = options.signal;
     if (signal?.aborted === true) return Promise.reject(new McpTransportError('aborted', `${method} was aborted before it was sent`, { cause: signal.reason }));
     if (this.#pending.size >= this.max) return Promise.reject(new McpTransportError('limit', `${this.max} requests are already in flight (maxPendingRequests)`));
     const id = this.#nextId++;
     const progressToken = options.onProgress === undefined ? undefined : id;
-    // Aborted to end this request's response stream (2026-07-28 over HTTP cancels that way).
-    const stream = new AbortController();
-    const { message, info } = out.build(id, progressToken, stream.signal);
-    return new Promise<Json>((resolve, reject) => {
-      let unlink: (() => void) | undefined;
-      const cleanup = (): void => {
-        if (entry.timer !== undefined) clearTimeout(entry.timer);
-        this.#pending.delete(id);
-        if (progressToken !== undefined) this.#progress.delete(progressToken);
-        unlink?.();
-      };
-      const cancel = (reason: string): void => {
-        stream.abort();
-        out.cancel(id, reason);
-      };
-      const onAbort = (): void => {
-        cleanup();
-        cancel(String(signal?.reason ?? 'aborted'));
-        reject(new McpTransportError('aborted', `${method} was aborted`, { cause: signal?.reason }));
-      };
-      const arm = (): ReturnType<typeof setTimeout> | undefined =>
-        timeoutMs > 0
-          ? setTimeout(() => {
-              cleanup();
-              cancel(`timed out after ${timeoutMs} ms`);
-              reject(new McpTransportError('timeout', `${method} did not finish within ${timeoutMs} ms`));
-            }, timeoutMs)
-          : undefined;
-      const entry: Pending = {
-        method,
-        resolve: (result) => (cleanup(), resolve(result)),
-        reject: (error) => (cleanup(), reject(error)),
-        timer: arm(),
-        onProgress: options.onProgress,
-      };
-      if (options.resetTimeoutOnProgress === true) {
-        entry.restart = () => {
-          if (entry.timer !== undefined) clearTimeout(entry.timer);
-          entry.timer = arm();
-        };
-      }
-      this.#pending.set(id, entry);
-      if (progressToken !== undefined) this.#progress.set(progressToken, entry);
-      // One listener on a signal shared by many calls, however many there are.
-      if (signal !== undefined) unlink = linkAbort(signal, onAbort);
-      out.send(message, info).catch((error: unknown) => {
-        if (this.#pending.get(id) === entry) entry.reject(error instanceof Error ? error : new McpTransportError('unreachable', String(error)));
-      });
+    // Aborted to end this request's response stream, where that is how a request is cancelled.
+    const stream = out.streamed ? new AbortController() : undefined;
+    const { message, info } = out.build(id, progressToken, stream?.signal);
+    let resolve!: (result: Json) => void;
+    let reject!: (error: Error) => void;
+    const promise = new Promise<Json>((res, rej) => {
+      resolve = res;
+      reject = rej;
     });
+    const entry = new InFlight(this.#pending, this.#progress, this.#deadlines, id, out, progressToken, stream, resolve, reject);
+    this.#pending.set(id, entry);
+    if (progressToken !== undefined) this.#progress.set(progressToken, entry);
+    // One listener on a signal shared by many calls, however many there are.
+    if (signal !== undefined) entry.unlink = linkAbort(signal, () => entry.aborted(signal));
+    out.send(message, info).catch((error: unknown) => {
+      if (this.#pending.get(id) === entry) entry.reject(error instanceof Error ? error : new McpTransportError('unreachable', String(error)));
+    });
+    return promise;
   }
 
   /** Settles the request a response answers; false when no request has that id. */
@@ -127,5 +99,70 @@ export class RequestTable {
 
   failAll(error: Error): void {
     for (const pending of [...this.#pending.values()]) pending.reject(error);
+  }
+}
+
+/** One request in flight: its settling, timeout, cancellation and cleanup, without a closure each. */
+class InFlight implements Pending, Expiring {
+  readonly method: string;
+  readonly onProgress: RequestOptions['onProgress'];
+  restart: (() => void) | undefined;
+  unlink: (() => void) | undefined;
+  deadline: number | undefined;
+
+  constructor(
+    private readonly pending: Map<JsonRpcId, Pending>,
+    private readonly progressTable: Map<string | number, Pending>,
+    private readonly deadlines: Deadlines,
+    private readonly id: number,
+    private readonly out: Outgoing,
+    private readonly progressToken: number | undefined,
+    private readonly stream: AbortController | undefined,
+    private readonly settleResolve: (result: Json) => void,
+    private readonly settleReject: (error: Error) => void,
+  ) {
+    this.method = out.method;
+    this.onProgress = out.options.onProgress;
+    this.#arm();
+    if (out.options.resetTimeoutOnProgress === true) this.restart = () => this.#arm();
+  }
+
+  resolve(result: Json): void {
+    this.#cleanup();
+    this.settleResolve(result);
+  }
+
+  reject(error: Error): void {
+    this.#cleanup();
+    this.settleReject(error);
+  }
+
+  aborted(signal: AbortSignal): void {
+    this.#cleanup();
+    this.#cancel(String(signal.reason ?? 'aborted'));
+    this.settleReject(new McpTransportError('aborted', `${this.method} was aborted`, { cause: signal.reason }));
+  }
+
+  #arm(): void {
+    if (this.out.timeoutMs > 0) this.deadlines.arm(this, this.out.timeoutMs);
+  }
+
+  expire(): void {
+    const timeoutMs = this.out.timeoutMs;
+    this.#cleanup();
+    this.#cancel(`timed out after ${timeoutMs} ms`);
+    this.settleReject(new McpTransportError('timeout', `${this.method} did not finish within ${timeoutMs} ms`));
+  }
+
+  #cancel(reason: string): void {
+    this.stream?.abort();
+    this.out.cancel(this.id, reason);
+  }
+
+  #cleanup(): void {
+    this.deadlines.disarm(this);
+    this.pending.delete(this.id);
+    if (this.progressToken !== undefined) this.progressTable.delete(this.progressToken);
+    this.unlink?.();
   }
 }

@@ -25,7 +25,12 @@ export interface StdioOptions {
   maxLineBytes?: number;
 }
 
+/** The answer of a send that needs no waiting (one settled promise for all). */
+const SENT = Promise.resolve();
+
 export class StdioClientTransport implements ClientTransport {
+  /** A line on stdin has no headers and no stream of its own: cancelling is `notifications/cancelled`. */
+  readonly readsOutboundInfo = false;
   #child: ChildProcess | undefined;
   #sink: TransportSink | undefined;
   #stderrTail = '';
@@ -113,24 +118,39 @@ export class StdioClientTransport implements ClientTransport {
     this.#sink?.message(message);
   }
 
-  #corked = false;
+  /** Lines sent this event-loop turn, written to stdin as one string at its end (one write, one pipe wake-up). */
+  #queued: string | undefined;
+  #draining: Promise<void> | undefined;
 
-  async send(message: JsonRpcMessage): Promise<void> {
+  send(message: JsonRpcMessage): Promise<void> {
     const child = this.#child;
     if (child === undefined || this.#closing || child.exitCode !== null || child.signalCode !== null || !child.stdin!.writable) {
-      throw new McpTransportError('closed', 'The server process is not running');
+      return Promise.reject(new McpTransportError('closed', 'The server process is not running'));
     }
     const line = `${JSON.stringify(message)}\n`;
-    // Lines sent in one turn of the event loop go out in one write (a pipe write per message was 15 % of a busy gateway's CPU).
-    if (!this.#corked) {
-      this.#corked = true;
-      child.stdin!.cork();
-      setImmediate(() => {
-        this.#corked = false;
-        child.stdin!.uncork();
+    if (this.#queued === undefined) {
+      this.#queued = line;
+      setImmediate(() => this.#flush(child));
+    } else this.#queued += line;
+    // A full pipe holds the sender back until the child has read (bounded memory, as before).
+    return this.#draining ?? SENT;
+  }
+
+  #flush(child: ChildProcess): void {
+    const text = this.#queued;
+    this.#queued = undefined;
+    const stdin = child.stdin!;
+    if (text === undefined || !stdin.writable) return;
+    if (!stdin.write(text) && this.#draining === undefined) {
+      this.#draining = new Promise<void>((resolve) => {
+        const done = (): void => {
+          stdin.off('drain', done).off('close', done);
+          this.#draining = undefined;
+          resolve();
+        };
+        stdin.on('drain', done).on('close', done);
       });
     }
-    if (!child.stdin!.write(line)) await new Promise<void>((resolve) => child.stdin!.once('drain', resolve).once('close', resolve));
   }
 
   async close(): Promise<void> {
@@ -139,6 +159,7 @@ export class StdioClientTransport implements ClientTransport {
     this.#closing = true;
     if (child.exitCode !== null || child.signalCode !== null) return;
     const grace = this.#options.graceMs ?? 2000;
+    this.#flush(child); // what was sent this turn (a last notifications/cancelled) still goes
     child.stdin!.end();
     const term = setTimeout(() => child.kill('SIGTERM'), grace);
     const kill = setTimeout(() => child.kill('SIGKILL'), grace * 2);

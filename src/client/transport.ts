@@ -22,6 +22,8 @@ export interface OutboundInfo {
 }
 
 export interface ClientTransport {
+  /** False when the transport reads no `OutboundInfo` (stdio): the client then builds none per message. */
+  readonly readsOutboundInfo?: boolean;
   start(sink: TransportSink): Promise<void>;
   /** Sends one message; rejects with `McpTransportError` when it cannot be delivered. */
   send(message: JsonRpcMessage, info?: OutboundInfo): Promise<void>;

@@ -5,7 +5,7 @@
  * progress, logging, cancellation and requests for input relayed back to the request that caused them.
  */
 import { McpError, McpTransportError } from '../client/errors.js';
-import type { RequestOptions } from '../client/client.js';
+import type { Client, RequestOptions } from '../client/client.js';
 import { ErrorCode, JsonRpcProtocolError } from '../jsonrpc/errors.js';
 import { isPlainObject } from '../jsonrpc/message.js';
 import type { RequestContext } from '../protocol/request/context.js';
@@ -270,11 +270,21 @@ class Proxy_ implements McpProxy {
 
   // ---- one proxied call --------------------------------------------------------------------
 
-  async #call(ctx: RequestContext, method: string, params: Json): Promise<Json> {
+  #call(ctx: RequestContext, method: string, params: Json): Promise<Json> {
     const link = this.#pool.linkFor(ownerOf(ctx));
+    const options: RequestOptions = { timeoutMs: 0 };
+    if (ctx.progressToken !== undefined) {
+      options.onProgress = ({ progress, total, message }) => void ctx.progress(progress, total, message).catch(() => undefined);
+    }
+    // A legacy downstream request has no rounds to hold the upstream call across: its own signal
+    // (cancellation, disconnect, timeout, shutdown) is the upstream call's, and nothing else is needed.
+    if (ctx.era === 'legacy') {
+      options.signal = ctx.signal;
+      return this.#tracked(link, ctx, this.#send(link, method, params, options, ctx));
+    }
     // The retry of a 2026-07-28 request whose upstream call waits for input: answer it, await the same call.
     const held = this.#holds.resume(ctx, ctx.requestState[HOLD_KEY], link.key);
-    if (held !== undefined) return this.#tracked(link, ctx, () => held);
+    if (held !== undefined) return this.#tracked(link, ctx, held);
     const upstream = new AbortController();
     const holdId = this.#holds.newId();
     const onAbort = (): void => {
@@ -285,42 +295,51 @@ class Proxy_ implements McpProxy {
       upstream.abort(reason);
     };
     ctx.signal.addEventListener('abort', onAbort, { once: true });
-    const options: RequestOptions = { signal: upstream.signal, timeoutMs: 0 };
-    if (ctx.progressToken !== undefined) {
-      options.onProgress = ({ progress, total, message }) => void ctx.progress(progress, total, message).catch(() => undefined);
-    }
+    options.signal = upstream.signal;
     const run = this.#send(link, method, params, options, ctx).finally(() => {
       ctx.signal.removeEventListener('abort', onAbort);
       this.#holds.drop(holdId);
     });
     this.#holds.open(holdId, link.key, run, () => upstream.abort(new Error('the downstream client did not come back with the input in time')));
     (ctx.requestState as Json)[HOLD_KEY] = holdId;
-    return this.#tracked(link, ctx, () => run);
+    return this.#tracked(link, ctx, run);
   }
 
   /** While `run` is in flight, requests for input and log messages on this link go to `ctx`. */
-  async #tracked(link: UpstreamLink, ctx: RequestContext, run: () => Promise<Json>): Promise<Json> {
-    link.inFlight.add(ctx);
-    try {
-      return await run();
-    } catch (error) {
-      throw this.#downstreamError(error);
-    } finally {
-      link.inFlight.delete(ctx);
-    }
+  #tracked(link: UpstreamLink, ctx: RequestContext, run: Promise<Json>): Promise<Json> {
+    const inFlight = link.inFlight;
+    inFlight.add(ctx);
+    return run.then(
+      (result) => (inFlight.delete(ctx), result),
+      (error: unknown) => {
+        inFlight.delete(ctx);
+        throw this.#downstreamError(error);
+      },
+    );
   }
 
   /** Sends one upstream request, counted; the downstream's log level goes with it. */
-  async #send(link: UpstreamLink, method: string, params: Json, options: RequestOptions, ctx?: RequestContext): Promise<Json> {
+  #send(link: UpstreamLink, method: string, params: Json, options: RequestOptions, ctx?: RequestContext): Promise<Json> {
+    const client = link.client;
+    if (client === undefined) return link.connected().then((c) => this.#sendOn(link, c, method, params, options, ctx));
+    return this.#sendOn(link, client, method, params, options, ctx);
+  }
+
+  #sendOn(link: UpstreamLink, client: Client, method: string, params: Json, options: RequestOptions, ctx: RequestContext | undefined): Promise<Json> {
     const level = ctx?.logLevel;
-    const client = await link.connected();
-    if (ctx !== undefined && client.era === 'modern' && level !== undefined) options.meta = { [META_LOG_LEVEL]: level };
-    else if (ctx !== undefined && client.era === 'legacy' && level !== link.logLevel && level !== undefined && client.serverCapabilities.logging !== undefined) {
-      // A legacy upstream keeps a level per session: set when the downstream's differs (not per call).
-      link.logLevel = level;
-      this.requests['logging/setLevel'] = (this.requests['logging/setLevel'] ?? 0) + 1;
-      await link.request('logging/setLevel', { level }).catch(() => undefined);
+    if (ctx !== undefined && level !== undefined) {
+      if (client.era === 'modern') options.meta = { [META_LOG_LEVEL]: level };
+      else if (level !== link.logLevel && client.serverCapabilities.logging !== undefined) {
+        // A legacy upstream keeps a level per session: set when the downstream's differs (not per call).
+        link.logLevel = level;
+        this.requests['logging/setLevel'] = (this.requests['logging/setLevel'] ?? 0) + 1;
+        return link.request('logging/setLevel', { level }).catch(() => undefined).then(() => this.#count(link, method, params, options));
+      }
     }
+    return this.#count(link, method, params, options);
+  }
+
+  #count(link: UpstreamLink, method: string, params: Json, options: RequestOptions): Promise<Json> {
     this.requests[method] = (this.requests[method] ?? 0) + 1;
     return link.request(method, params, options);
   }

@@ -163,7 +163,7 @@ export class UpstreamLink {
    */
   async request(method: string, params: Json, options: RequestOptions = {}): Promise<Json> {
     this.lastUsed = Date.now();
-    const client = await this.connected();
+    const client = this.#client ?? (await this.connected());
     try {
       return (await client.request(method, params, options));
     } catch (error) {

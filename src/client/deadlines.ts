@@ -1,0 +1,108 @@
+/**
+ * The timeouts of a client's requests on one timer. A setTimeout and clearTimeout per request
+ * (a Timeout object, a timer-list insert and removal each) was a measurable share of a stdio call.
+ * Requests of one timeout length expire in the order they were armed, so each length keeps a FIFO
+ * of (request, deadline); the one timer fires at the earliest deadline. A request settled or
+ * re-armed leaves a stale slot behind, skipped when reached and compacted when stale ones dominate.
+ */
+
+export interface Expiring {
+  /** The deadline this request is armed for now; undefined once settled. */
+  deadline: number | undefined;
+  expire(): void;
+}
+
+class Lane {
+  entries: Expiring[] = [];
+  deadlines: number[] = [];
+  head = 0;
+
+  /** Drops the stale slots at the front; the live head's deadline, or undefined. */
+  front(): number | undefined {
+    const { entries, deadlines } = this;
+    while (this.head < entries.length && entries[this.head]!.deadline !== deadlines[this.head]) this.head++;
+    if (this.head === entries.length) {
+      entries.length = 0;
+      deadlines.length = 0;
+      this.head = 0;
+      return undefined;
+    }
+    if (this.head > 1024 && this.head * 2 > entries.length) this.#compact();
+    return deadlines[this.head];
+  }
+
+  #compact(): void {
+    const entries: Expiring[] = [];
+    const deadlines: number[] = [];
+    for (let i = this.head; i < this.entries.length; i++) {
+      if (this.entries[i]!.deadline !== this.deadlines[i]) continue;
+      entries.push(this.entries[i]!);
+      deadlines.push(this.deadlines[i]!);
+    }
+    this.entries = entries;
+    this.deadlines = deadlines;
+    this.head = 0;
+  }
+}
+
+export class Deadlines {
+  readonly #lanes = new Map<number, Lane>();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #at = Infinity;
+  #live = 0;
+
+  arm(entry: Expiring, timeoutMs: number): void {
+    const deadline = Date.now() + timeoutMs;
+    if (entry.deadline === undefined && this.#live++ === 0) keepAlive(this.#timer, true);
+    entry.deadline = deadline;
+    let lane = this.#lanes.get(timeoutMs);
+    if (lane === undefined) this.#lanes.set(timeoutMs, (lane = new Lane()));
+    lane.entries.push(entry);
+    lane.deadlines.push(deadline);
+    // A stale slot a lane never reaches again (no more arms, no firing) is bounded by this compaction.
+    if (lane.entries.length > 2048 && lane.entries.length > this.#live * 4) lane.front();
+    if (deadline < this.#at) this.#schedule(deadline);
+  }
+
+  disarm(entry: Expiring): void {
+    if (entry.deadline === undefined) return;
+    entry.deadline = undefined;
+    if (--this.#live > 0) return;
+    // Nothing left to time out: the timer no longer keeps the process alive (it stays armed, so one
+    // call after another does not make a timer each), no slot keeps a request.
+    keepAlive(this.#timer, false);
+    this.#lanes.clear();
+  }
+
+  #schedule(at: number): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#at = at;
+    this.#timer = setTimeout(() => this.#fire(), Math.max(0, at - Date.now()));
+  }
+
+  #fire(): void {
+    this.#timer = undefined;
+    this.#at = Infinity;
+    const now = Date.now();
+    let next = Infinity;
+    for (const lane of this.#lanes.values()) {
+      for (let at = lane.front(); at !== undefined; at = lane.front()) {
+        if (at > now) {
+          next = Math.min(next, at);
+          break;
+        }
+        const entry = lane.entries[lane.head]!;
+        this.disarm(entry);
+        entry.expire();
+      }
+    }
+    if (next < this.#at && this.#live > 0) this.#schedule(next);
+  }
+}
+
+/** ref()/unref() where timers have them (Node, Deno, Bun); a browser's timer keeps nothing alive. */
+function keepAlive(timer: ReturnType<typeof setTimeout> | undefined, keep: boolean): void {
+  const handle = timer as { ref?: () => void; unref?: () => void } | undefined;
+  if (keep) handle?.ref?.();
+  else handle?.unref?.();
+}
