@@ -33,6 +33,8 @@ export interface ProxyOptions {
   bearer?: string;
   /** Upstream links open at once (default 256). */
   maxLinks?: number;
+  /** A principal's link idle this long (nothing in flight or held, no subscription) is closed (default 300 000 ms). */
+  linkIdleMs?: number;
   /** Most items kept per list (default 10 000); an upstream listing more is cut with a warning. */
   maxListItems?: number;
   /** Longest an upstream call may wait for the downstream to answer its request for input (default 600 000 ms). */
@@ -46,7 +48,7 @@ export interface ProxyOptions {
 }
 
 const PROXY_KEYS = keysOf<ProxyOptions>({
-  name: true, clientInfo: true, headers: true, bearer: true, maxLinks: true, maxListItems: true, holdTimeoutMs: true,
+  name: true, clientInfo: true, headers: true, bearer: true, maxLinks: true, linkIdleMs: true, maxListItems: true, holdTimeoutMs: true,
   restartDelayMs: true, maxRestartDelayMs: true, onStderr: true, onWarning: true, transport: true,
 });
 
@@ -80,6 +82,11 @@ export interface McpProxy extends McpProvider<RequestContext> {
 
 export function createProxy(upstream: UpstreamConfig, options: ProxyOptions = {}): McpProxy {
   refuseUnknownKeys(options, PROXY_KEYS, 'createProxy() options');
+  const idle = options.linkIdleMs;
+  // setInterval takes at most 2^31 - 1 ms; past that it fires at once.
+  if (idle !== undefined && (typeof idle !== 'number' || !Number.isInteger(idle) || idle < 1 || idle > 2_147_483_647)) {
+    throw new RangeError(`createProxy() options: linkIdleMs must be a whole number of milliseconds from 1 to 2147483647 (got ${typeof idle === 'number' ? idle : JSON.stringify(idle) ?? typeof idle})`);
+  }
   return new Proxy_(upstream, options);
 }
 
@@ -120,8 +127,9 @@ class Proxy_ implements McpProxy {
       config: upstream,
       relay: (link, method, params, signal) => this.#relay(link, method, params, signal),
       onNotification: (link, method, params) => this.#notification(link, method, params),
+      heldLinks: () => this.#holds.linkKeys(),
     };
-    for (const key of ['clientInfo', 'headers', 'bearer', 'maxLinks', 'restartDelayMs', 'maxRestartDelayMs', 'onStderr', 'transport'] as const) {
+    for (const key of ['clientInfo', 'headers', 'bearer', 'maxLinks', 'linkIdleMs', 'restartDelayMs', 'maxRestartDelayMs', 'onStderr', 'transport'] as const) {
       if (options[key] !== undefined) (pool as unknown as Json)[key] = options[key];
     }
     this.#pool = new UpstreamPool(pool);
@@ -307,6 +315,8 @@ class Proxy_ implements McpProxy {
       throw this.#downstreamError(error);
     } finally {
       link.inFlight.delete(ctx);
+      // Idle from the end of its last call, not the start.
+      link.lastUsed = Date.now();
     }
   }
 

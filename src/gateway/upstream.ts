@@ -13,6 +13,7 @@ import { StreamableHttpTransport } from '../client/http.js';
 import type { ClientTransport } from '../client/transport.js';
 import type { DiscoverResult, Implementation, LoggingLevel } from '../wire-types/index.js';
 import type { UpdateAudience } from '../stores/bus.js';
+import { unrefTimer } from '../util/timers.js';
 import { upstreamEnv, type HttpUpstreamConfig, type StdioUpstreamConfig, type UpstreamConfig } from './config.js';
 
 type Json = Record<string, unknown>;
@@ -57,6 +58,13 @@ export interface UpstreamPoolOptions {
   onNotification: (link: UpstreamLink, method: string, params: Json) => void;
   /** Links open at once (default 256); a principal holds at most a quarter, and its own least recently used idle one is closed to make room. */
   maxLinks?: number;
+  /**
+   * A principal's link (no downstream session) with nothing in flight, no held call and no
+   * subscription, unused this long, is closed (default 300 000 ms): its owner never says it is done.
+   */
+  linkIdleMs?: number;
+  /** The keys of links with an upstream call held for the downstream's input (they are never idle). */
+  heldLinks?: () => ReadonlySet<string>;
   /** First restart delay after a stdio upstream exited, doubled per exit up to `maxRestartDelayMs` (default 100 / 5000 ms). */
   restartDelayMs?: number;
   maxRestartDelayMs?: number;
@@ -280,6 +288,7 @@ export class UpstreamPool {
   readonly #options: UpstreamPoolOptions;
   readonly #links = new Map<string, UpstreamLink>();
   #discover: DiscoverResult | undefined;
+  #sweeper: ReturnType<typeof setInterval> | undefined;
   /** The one subscriptions/listen kept open on a 2026-07-28 upstream, so its list changes are heard. */
   #listening: AbortController | undefined;
   #closed = false;
@@ -301,24 +310,53 @@ export class UpstreamPool {
     const key = this.shared ? 'shared' : linkKeyOf(owner);
     let link = this.#links.get(key);
     if (link !== undefined) {
+      link.lastUsed = Date.now();
       // Most recently used last: the first idle entry is the one to close.
       this.#links.delete(key);
       this.#links.set(key, link);
       return link;
     }
     const max = this.#options.maxLinks ?? 256;
+    // Expired links make room first: a link idle past linkIdleMs holds nobody's live state.
+    if (this.#links.size >= max) this.#sweep();
     // One principal holds at most a quarter of the links, and makes room among its own: one client
-    // never closes another's upstream session (its subscriptions, log level, process).
+    // never closes another's live upstream session (its subscriptions, log level, process).
     const own = [...this.#links.values()].filter((l) => l.owner.id === owner.id);
     if (own.length >= Math.max(1, Math.floor(max / 4)) || this.#links.size >= max) {
       const idle = own.find((l) => l.inFlight.size === 0);
-      if (idle === undefined) throw new UpstreamError(`upstream "${this.name}": ${this.#links.size >= max ? `${max} links are open (maxLinks)` : `this principal has ${own.length} links open, a quarter of maxLinks (${max})`} and none of this principal's is idle; try again when a call ends`);
+      if (idle === undefined) throw new UpstreamError(`upstream "${this.name}": ${this.#links.size >= max ? `${max} links are open (maxLinks), none idle longer than linkIdleMs (${this.#idleMs} ms),` : `this principal has ${own.length} links open, a quarter of maxLinks (${max})`} and none of this principal's is idle; try again when a call ends`);
       this.#links.delete(idle.key);
       void idle.close();
     }
     link = new UpstreamLink(this, key, this.shared ? { sessionId: undefined, principal: undefined, issuer: undefined, id: '' } : owner);
     this.#links.set(key, link);
+    if (this.#sweeper === undefined && !this.shared) this.#sweeper = unrefTimer(setInterval(() => this.#sweep(), this.#idleMs));
     return link;
+  }
+
+  get #idleMs(): number {
+    return this.#options.linkIdleMs ?? 300_000;
+  }
+
+  /**
+   * Closes the principals' links idle past linkIdleMs. A session's link ends with its session; one
+   * with a call in flight or held, or carrying subscriptions, stays whatever its age.
+   */
+  #sweep(): void {
+    const now = Date.now();
+    const held = this.#options.heldLinks?.() ?? new Set<string>();
+    for (const link of [...this.#links.values()]) {
+      if (link.owner.sessionId !== undefined || this.shared) continue;
+      if (link.inFlight.size > 0 || link.subscriptions.size > 0 || held.has(link.key) || now - link.lastUsed <= this.#idleMs) continue;
+      this.#links.delete(link.key);
+      void link.close();
+    }
+    if (this.#links.size === 0) this.#stopSweeping();
+  }
+
+  #stopSweeping(): void {
+    if (this.#sweeper !== undefined) clearInterval(this.#sweeper);
+    this.#sweeper = undefined;
   }
 
   /** Any live link (for lists, which every owner shares), else a new one for this owner. */
@@ -341,6 +379,7 @@ export class UpstreamPool {
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.#stopSweeping();
     this.#listening?.abort();
     const links = [...this.#links.values()];
     this.#links.clear();
