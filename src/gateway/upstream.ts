@@ -98,6 +98,8 @@ export class UpstreamLink {
   /** Downstream requests in progress on this link, oldest first: where requests for input go. */
   readonly inFlight = new Set<unknown>();
   lastUsed = Date.now();
+  /** Upstream requests of any kind (lists, subscribe) in progress: the link is not idle meanwhile. */
+  #requests = 0;
   #client: Client | undefined;
   #opening: Promise<Client> | undefined;
   #exits = 0;
@@ -114,6 +116,11 @@ export class UpstreamLink {
 
   get client(): Client | undefined {
     return this.#client;
+  }
+
+  /** Whether anything keeps the link from being idle: a call, an upstream request, a connect, a subscription. */
+  get busy(): boolean {
+    return this.inFlight.size > 0 || this.#requests > 0 || this.#opening !== undefined || this.subscriptions.size > 0;
   }
 
   /** The connected client, opening (or re-opening, after backoff) it when needed. */
@@ -170,7 +177,16 @@ export class UpstreamLink {
    * sent once more; a connection that died under the request fails it with the reason.
    */
   async request(method: string, params: Json, options: RequestOptions = {}): Promise<Json> {
-    this.lastUsed = Date.now();
+    this.#requests++;
+    try {
+      return await this.#request(method, params, options);
+    } finally {
+      this.#requests--;
+      this.lastUsed = Date.now();
+    }
+  }
+
+  async #request(method: string, params: Json, options: RequestOptions): Promise<Json> {
     const client = await this.connected();
     try {
       return (await client.request(method, params, options));
@@ -347,7 +363,7 @@ export class UpstreamPool {
     const held = this.#options.heldLinks?.() ?? new Set<string>();
     for (const link of [...this.#links.values()]) {
       if (link.owner.sessionId !== undefined || this.shared) continue;
-      if (link.inFlight.size > 0 || link.subscriptions.size > 0 || held.has(link.key) || now - link.lastUsed <= this.#idleMs) continue;
+      if (link.busy || held.has(link.key) || now - link.lastUsed <= this.#idleMs) continue;
       this.#links.delete(link.key);
       void link.close();
     }

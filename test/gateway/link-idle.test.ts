@@ -90,9 +90,12 @@ describe('held calls', () => {
 describe('linkIdleMs through the gateway', () => {
   const textOf = (result: { content?: unknown }): string => ((result.content as { text?: string }[] | undefined) ?? []).map((c) => c.text ?? '').join('');
 
-  it('more distinct 2026-07-28 principals than maxLinks are all served once the earlier ones went idle', async () => {
+  it('more distinct 2026-07-28 principals than maxLinks are all served once the earlier ones went idle; a call in flight keeps its link', async () => {
     const upstream = new McpServer({ name: 'up', version: '1.0.0' });
     upstream.tool('echo', { description: 'echo' }, () => 'ok');
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    upstream.tool('wait', { description: 'answers once released' }, async () => (await released, 'done'));
     const up = await listen(upstream, { port: 0 });
     cleanup.push(() => up.close());
     const gateway = createGateway({ mcpServers: { up: { url: up.url } } }, { proxy: { maxLinks: 4, linkIdleMs: 20 } });
@@ -103,15 +106,23 @@ describe('linkIdleMs through the gateway', () => {
     };
     const served = await listen(gateway.server, { port: 0, authenticate: byToken as never });
     cleanup.push(() => served.close());
-    for (let i = 0; i < 10; i++) {
+    const connect = async (token: string): Promise<Client> => {
       const client = new Client({ protocolVersion: MODERN });
-      await client.connect(new StreamableHttpTransport(served.url, { headers: { authorization: `Bearer user-${i}` } }));
+      await client.connect(new StreamableHttpTransport(served.url, { headers: { authorization: `Bearer ${token}` } }));
       cleanup.push(() => client.close());
+      return client;
+    };
+    // A call in flight keeps its link through every sweep and every round of making room.
+    const slow = (await connect('slow')).callTool('up_wait', {});
+    for (let i = 0; i < 10; i++) {
+      const client = await connect(`user-${i}`);
       // Refused while the pool is full of links idle for less than linkIdleMs; served once one expired.
       let text = '';
       await eventually(async () => (text = textOf(await client.callTool('up_echo', {}).catch(() => ({ content: [] })))) === 'ok', { deadlineMs: 3000, message: `user-${i} served` });
       expect(text).toBe('ok');
     }
+    release();
+    expect(textOf(await slow)).toBe('done');
   });
 
   it('a misspelt or invalid linkIdleMs is a precise error', () => {
