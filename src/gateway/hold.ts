@@ -58,6 +58,11 @@ export class HoldTable {
     return (this.#held.get(id)?.pending.size ?? 0) > 0;
   }
 
+  /** The links with a call running or held here: the pool never closes them as idle. */
+  linkKeys(): ReadonlySet<string> {
+    return new Set([...this.#held.values()].map((held) => held.linkKey));
+  }
+
   drop(id: string): void {
     const held = this.#held.get(id);
     if (held === undefined) return;

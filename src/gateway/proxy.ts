@@ -18,7 +18,8 @@ import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 import type { UpstreamConfig } from './config.js';
 import { HoldTable } from './hold.js';
 import { promptOf, resourceOf, templateOf, toolOf, type ItemHooks } from './items.js';
-import { audienceOf, linkKeyOf, UpstreamError, UpstreamPool, type LinkOwner, type UpstreamLink, type UpstreamPoolOptions } from './upstream.js';
+import { audienceOf, linkKeyOf, UpstreamError, type LinkOwner, type UpstreamLink } from './upstream.js';
+import { UpstreamPool, type UpstreamPoolOptions } from './upstream-pool.js';
 
 type Json = Record<string, unknown>;
 
@@ -33,6 +34,8 @@ export interface ProxyOptions {
   bearer?: string;
   /** Upstream links open at once (default 256). */
   maxLinks?: number;
+  /** A principal's link idle this long (nothing in flight or held, no subscription) is closed (default 300 000 ms). */
+  linkIdleMs?: number;
   /** Most items kept per list (default 10 000); an upstream listing more is cut with a warning. */
   maxListItems?: number;
   /** Longest an upstream call may wait for the downstream to answer its request for input (default 600 000 ms). */
@@ -46,7 +49,7 @@ export interface ProxyOptions {
 }
 
 const PROXY_KEYS = keysOf<ProxyOptions>({
-  name: true, clientInfo: true, headers: true, bearer: true, maxLinks: true, maxListItems: true, holdTimeoutMs: true,
+  name: true, clientInfo: true, headers: true, bearer: true, maxLinks: true, linkIdleMs: true, maxListItems: true, holdTimeoutMs: true,
   restartDelayMs: true, maxRestartDelayMs: true, onStderr: true, onWarning: true, transport: true,
 });
 
@@ -80,6 +83,11 @@ export interface McpProxy extends McpProvider<RequestContext> {
 
 export function createProxy(upstream: UpstreamConfig, options: ProxyOptions = {}): McpProxy {
   refuseUnknownKeys(options, PROXY_KEYS, 'createProxy() options');
+  const idle = options.linkIdleMs;
+  // setInterval takes at most 2^31 - 1 ms; past that it fires at once.
+  if (idle !== undefined && (typeof idle !== 'number' || !Number.isInteger(idle) || idle < 1 || idle > 2_147_483_647)) {
+    throw new RangeError(`createProxy() options: linkIdleMs must be a whole number of milliseconds from 1 to 2147483647 (got ${typeof idle === 'number' ? idle : JSON.stringify(idle) ?? typeof idle})`);
+  }
   return new Proxy_(upstream, options);
 }
 
@@ -120,8 +128,9 @@ class Proxy_ implements McpProxy {
       config: upstream,
       relay: (link, method, params, signal) => this.#relay(link, method, params, signal),
       onNotification: (link, method, params) => this.#notification(link, method, params),
+      heldLinks: () => this.#holds.linkKeys(),
     };
-    for (const key of ['clientInfo', 'headers', 'bearer', 'maxLinks', 'restartDelayMs', 'maxRestartDelayMs', 'onStderr', 'transport'] as const) {
+    for (const key of ['clientInfo', 'headers', 'bearer', 'maxLinks', 'linkIdleMs', 'restartDelayMs', 'maxRestartDelayMs', 'onStderr', 'transport'] as const) {
       if (options[key] !== undefined) (pool as unknown as Json)[key] = options[key];
     }
     this.#pool = new UpstreamPool(pool);
@@ -309,10 +318,15 @@ class Proxy_ implements McpProxy {
   #tracked(link: UpstreamLink, ctx: RequestContext, run: Promise<Json>): Promise<Json> {
     const inFlight = link.inFlight;
     inFlight.add(ctx);
+    const done = (): void => {
+      inFlight.delete(ctx);
+      // Idle from the end of its last call, not the start.
+      link.lastUsed = Date.now();
+    };
     return run.then(
-      (result) => (inFlight.delete(ctx), result),
+      (result) => (done(), result),
       (error: unknown) => {
-        inFlight.delete(ctx);
+        done();
         throw this.#downstreamError(error);
       },
     );

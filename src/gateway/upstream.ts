@@ -8,12 +8,9 @@
  */
 import { Client, type ClientOptions, type RequestOptions } from '../client/client.js';
 import { McpTransportError } from '../client/errors.js';
-import { StdioClientTransport } from '../client/stdio.js';
-import { StreamableHttpTransport } from '../client/http.js';
 import type { ClientTransport } from '../client/transport.js';
-import type { DiscoverResult, Implementation, LoggingLevel } from '../wire-types/index.js';
+import type { LoggingLevel } from '../wire-types/index.js';
 import type { UpdateAudience } from '../stores/bus.js';
-import { upstreamEnv, type HttpUpstreamConfig, type StdioUpstreamConfig, type UpstreamConfig } from './config.js';
 
 type Json = Record<string, unknown>;
 
@@ -43,28 +40,15 @@ export const audienceOf = (link: UpstreamLink, shared: boolean): UpdateAudience 
 /** Answers the upstream's server→client requests for one link (sampling, elicitation, roots). */
 export type InputRelay = (link: UpstreamLink, method: string, params: Json, signal: AbortSignal) => Promise<Json>;
 
-export interface UpstreamPoolOptions {
-  /** The namespace or label used in errors ("upstream \"fs\""). */
-  name: string;
-  config: UpstreamConfig;
-  clientInfo?: Implementation;
-  /** Extra headers per downstream principal for an HTTP upstream (a token of its own, never the downstream's). */
-  headers?: (owner: LinkOwner) => Record<string, string> | Promise<Record<string, string>>;
-  /** Static bearer token for an HTTP upstream. */
-  bearer?: string;
-  relay: InputRelay;
-  /** A notification from the upstream on this link (everything but progress, which follows its request). */
-  onNotification: (link: UpstreamLink, method: string, params: Json) => void;
-  /** Links open at once (default 256); a principal holds at most a quarter, and its own least recently used idle one is closed to make room. */
-  maxLinks?: number;
-  /** First restart delay after a stdio upstream exited, doubled per exit up to `maxRestartDelayMs` (default 100 / 5000 ms). */
-  restartDelayMs?: number;
-  maxRestartDelayMs?: number;
-  requestTimeoutMs?: number;
-  /** The upstream's stderr (stdio). Default: dropped (the tail is kept for error messages). */
-  onStderr?: (text: string) => void;
-  /** Build the transport yourself (tests, custom fetch). */
-  transport?: (owner: LinkOwner) => ClientTransport;
+
+/** What a link asks of the pool it belongs to (upstream-pool.ts). */
+export interface LinkHost {
+  readonly name: string;
+  restartDelay(exits: number): number;
+  clientOptions(link: UpstreamLink): ClientOptions;
+  transportFor(link: UpstreamLink): ClientTransport;
+  remember(client: Client): void;
+  notify(link: UpstreamLink, method: string, params: Json): void;
 }
 
 /** Names the upstream in messages the downstream client reads. */
@@ -90,15 +74,17 @@ export class UpstreamLink {
   /** Downstream requests in progress on this link, oldest first: where requests for input go. */
   readonly inFlight = new Set<unknown>();
   lastUsed = Date.now();
+  /** Upstream requests of any kind (lists, subscribe) in progress: the link is not idle meanwhile. */
+  #requests = 0;
   #client: Client | undefined;
   #opening: Promise<Client> | undefined;
   #exits = 0;
   #openedAt = 0;
   #lastExit: string | undefined;
   #closed = false;
-  readonly #pool: UpstreamPool;
+  readonly #pool: LinkHost;
 
-  constructor(pool: UpstreamPool, key: string, owner: LinkOwner) {
+  constructor(pool: LinkHost, key: string, owner: LinkOwner) {
     this.#pool = pool;
     this.key = key;
     this.owner = owner;
@@ -106,6 +92,11 @@ export class UpstreamLink {
 
   get client(): Client | undefined {
     return this.#client;
+  }
+
+  /** Whether anything keeps the link from being idle: a call, an upstream request, a connect, a subscription. */
+  get busy(): boolean {
+    return this.inFlight.size > 0 || this.#requests > 0 || this.#opening !== undefined || this.subscriptions.size > 0;
   }
 
   /** The connected client, opening (or re-opening, after backoff) it when needed. */
@@ -162,7 +153,16 @@ export class UpstreamLink {
    * sent once more; a connection that died under the request fails it with the reason.
    */
   async request(method: string, params: Json, options: RequestOptions = {}): Promise<Json> {
-    this.lastUsed = Date.now();
+    this.#requests++;
+    try {
+      return await this.#request(method, params, options);
+    } finally {
+      this.#requests--;
+      this.lastUsed = Date.now();
+    }
+  }
+
+  async #request(method: string, params: Json, options: RequestOptions): Promise<Json> {
     const client = this.#client ?? (await this.connected());
     try {
       return (await client.request(method, params, options));
@@ -271,158 +271,5 @@ export class UpstreamLink {
     const client = this.#client ?? (await this.#opening?.catch(() => undefined));
     this.#client = undefined;
     await client?.close();
-  }
-}
-
-/** Every link to one upstream, keyed by owner, bounded by `maxLinks`. */
-export class UpstreamPool {
-  readonly name: string;
-  readonly #options: UpstreamPoolOptions;
-  readonly #links = new Map<string, UpstreamLink>();
-  #discover: DiscoverResult | undefined;
-  /** The one subscriptions/listen kept open on a 2026-07-28 upstream, so its list changes are heard. */
-  #listening: AbortController | undefined;
-  #closed = false;
-
-  constructor(options: UpstreamPoolOptions) {
-    this.name = options.name;
-    this.#options = options;
-  }
-
-  /** Whether every downstream owner shares one link (a stdio upstream with `spawn: "shared"`, or a given client). */
-  get shared(): boolean {
-    const config = this.#options.config;
-    return 'command' in config && config.spawn === 'shared';
-  }
-
-  /** The link of this owner, created (not yet connected) on first use. */
-  linkFor(owner: LinkOwner): UpstreamLink {
-    if (this.#closed) throw new UpstreamError(`upstream "${this.name}" is closed`);
-    const key = this.shared ? 'shared' : linkKeyOf(owner);
-    let link = this.#links.get(key);
-    if (link !== undefined) {
-      // Most recently used last: the first idle entry is the one to close.
-      this.#links.delete(key);
-      this.#links.set(key, link);
-      return link;
-    }
-    const max = this.#options.maxLinks ?? 256;
-    // One principal holds at most a quarter of the links, and makes room among its own: one client
-    // never closes another's upstream session (its subscriptions, log level, process).
-    const own = [...this.#links.values()].filter((l) => l.owner.id === owner.id);
-    if (own.length >= Math.max(1, Math.floor(max / 4)) || this.#links.size >= max) {
-      const idle = own.find((l) => l.inFlight.size === 0);
-      if (idle === undefined) throw new UpstreamError(`upstream "${this.name}": ${this.#links.size >= max ? `${max} links are open (maxLinks)` : `this principal has ${own.length} links open, a quarter of maxLinks (${max})`} and none of this principal's is idle; try again when a call ends`);
-      this.#links.delete(idle.key);
-      void idle.close();
-    }
-    link = new UpstreamLink(this, key, this.shared ? { sessionId: undefined, principal: undefined, issuer: undefined, id: '' } : owner);
-    this.#links.set(key, link);
-    return link;
-  }
-
-  /** Any live link (for lists, which every owner shares), else a new one for this owner. */
-  anyLink(owner: LinkOwner): UpstreamLink {
-    for (const link of this.#links.values()) if (link.client !== undefined) return link;
-    return this.linkFor(owner);
-  }
-
-  get links(): readonly UpstreamLink[] {
-    return [...this.#links.values()];
-  }
-
-  /** The downstream session ended: its upstream session ends too. */
-  async sessionClosed(sessionId: string): Promise<void> {
-    const link = this.#links.get(`s:${sessionId}`);
-    if (link === undefined) return;
-    this.#links.delete(link.key);
-    await link.close();
-  }
-
-  async close(): Promise<void> {
-    this.#closed = true;
-    this.#listening?.abort();
-    const links = [...this.#links.values()];
-    this.#links.clear();
-    await Promise.all(links.map((link) => link.close()));
-  }
-
-  /** @internal */
-  restartDelay(exits: number): number {
-    const first = this.#options.restartDelayMs ?? 100;
-    return Math.min(first * 2 ** Math.max(0, exits - 1), this.#options.maxRestartDelayMs ?? 5000);
-  }
-
-  /** @internal a 2026-07-28 upstream's discover result: the next link connects without a round trip */
-  remember(client: Client): void {
-    if (client.era !== 'modern') return;
-    if (client.discoverResult !== undefined) this.#discover = client.discoverResult;
-    this.#listen(client);
-  }
-
-  /**
-   * A 2026-07-28 upstream tells of list changes only on a subscriptions/listen stream: one per
-   * upstream (list changes are the same for every owner), opened again by the next link to connect
-   * once it ended.
-   */
-  #listen(client: Client): void {
-    const caps = client.serverCapabilities;
-    const filter = { toolsListChanged: caps.tools?.listChanged === true, promptsListChanged: caps.prompts?.listChanged === true, resourcesListChanged: caps.resources?.listChanged === true };
-    if (this.#listening !== undefined || this.#closed || (!filter.toolsListChanged && !filter.promptsListChanged && !filter.resourcesListChanged)) return;
-    const controller = new AbortController();
-    this.#listening = controller;
-    void client.listen(filter, { signal: controller.signal }).catch(() => undefined).finally(() => {
-      if (this.#listening === controller) this.#listening = undefined;
-    });
-  }
-
-  /** @internal */
-  notify(link: UpstreamLink, method: string, params: Json): void {
-    this.#options.onNotification(link, method, params);
-  }
-
-  /** @internal the client a link opens: it declares every client capability the gateway relays. */
-  clientOptions(link: UpstreamLink): ClientOptions {
-    const relay = this.#options.relay;
-    const options: ClientOptions = {
-      clientInfo: this.#options.clientInfo ?? { name: 'mcpkit-gateway', version: '0.0.0' },
-      sampling: (params, extra) => relay(link, 'sampling/createMessage', params as unknown as Json, extra.signal) as never,
-      elicitation: { form: (params, extra) => relay(link, 'elicitation/create', params as unknown as Json, extra.signal) as never, url: (params, extra) => relay(link, 'elicitation/create', params as unknown as Json, extra.signal) as never },
-      roots: async () => ((await relay(link, 'roots/list', {}, new AbortController().signal))['roots'] ?? []) as never,
-      // The gateway passes results through as they came; the downstream client checks them.
-      validateStructuredContent: false,
-      requestTimeoutMs: this.#options.requestTimeoutMs ?? 0,
-    };
-    if (this.#discover !== undefined) options.discover = this.#discover;
-    return options;
-  }
-
-  /** @internal */
-  transportFor(link: UpstreamLink): ClientTransport {
-    const o = this.#options;
-    if (o.transport !== undefined) return o.transport(link.owner);
-    return 'command' in o.config ? this.#stdio(o.config) : this.#http(o.config, link.owner);
-  }
-
-  #stdio(config: StdioUpstreamConfig): ClientTransport {
-    return new StdioClientTransport({
-      command: config.command,
-      args: config.args ?? [],
-      env: upstreamEnv(process.env, config.env),
-      inheritEnv: false,
-      ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
-      ...(this.#options.onStderr === undefined ? {} : { onStderr: this.#options.onStderr }),
-    });
-  }
-
-  #http(config: HttpUpstreamConfig, owner: LinkOwner): ClientTransport {
-    const o = this.#options;
-    const fixed = config.headers ?? {};
-    const hook = o.headers;
-    return new StreamableHttpTransport(config.url, {
-      headers: hook === undefined ? fixed : async () => ({ ...fixed, ...(await hook(owner)) }),
-      ...(o.bearer === undefined ? {} : { token: o.bearer }),
-      legacySseFallback: config.type !== 'http' && config.type !== 'streamable-http',
-    });
   }
 }

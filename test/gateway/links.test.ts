@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { UpstreamPool, UpstreamError, type LinkOwner } from '../../src/gateway/upstream.js';
+import { UpstreamError, type LinkOwner } from '../../src/gateway/upstream.js';
+import { UpstreamPool } from '../../src/gateway/upstream-pool.js';
 
 // Links are created, not connected: nothing here reaches the (unused) URL.
 const pool = (maxLinks: number): UpstreamPool =>
