@@ -1,18 +1,28 @@
 #!/usr/bin/env node
 // `npm test`: typecheck, lint and build at once; the test files as soon as the build is done (beside
 // whatever of typecheck and lint is still running); the conformance suite (its two halves at once)
-// beside the test files once typecheck and lint are done. On a 2-core machine the build ends well
+// once typecheck and lint (run at nice 10) or the test files are done. On a 2-core machine the build ends well
 // before tsc and ESLint, and the test files waited for those with one core idle; they need only dist/.
 // Held output (typecheck, lint, build, conformance) is printed in one block under the step's name
 // when it ends. Every step runs to its end (the test files and conformance need a good build) and
 // the run fails naming every step that failed.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 /** Runs `npm run <script>`, its output held; resolves with the exit code and the output. */
 function run(script, env = {}) {
   return collect(spawn(npm, ['run', '--silent', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+}
+
+/**
+ * `run` at a lower priority (nice 10, where `nice` exists): typecheck and lint only fill the CPU the
+ * test files leave idle, so the tests' timeouts see the CPU they had when they ran alone.
+ */
+function runNice(script) {
+  if (process.platform === 'win32' || !existsSync('/usr/bin/nice')) return run(script);
+  return collect(spawn('/usr/bin/nice', ['-n', '10', npm, 'run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'] }));
 }
 
 /** Holds a child's output; resolves with its exit code and the output. */
@@ -54,7 +64,7 @@ async function report(name, pending) {
 }
 
 process.stdout.write('npm test: typecheck, lint and build at once; the test files once the build is done; the conformance suite once typecheck and lint are\n');
-const checks = Promise.all(['typecheck', 'lint'].map((script) => report(script, run(script))));
+const checks = Promise.all(['typecheck', 'lint'].map((script) => report(script, runNice(script))));
 // The build emits without type-checking (`build:emit`, tsc --noCheck, the same dist/ byte for byte):
 // the typecheck step checks src/ with test/ in the same run, so checking it a second time here only
 // delayed the test files, which wait for dist/.
@@ -69,10 +79,10 @@ if (built) {
     if (code !== 0) failed.push('test:unit');
   });
   // The server and client halves of the conformance suite (what `npm run conformance` runs one after
-  // the other) at once, beside the test files once typecheck and lint have freed their cores: the client
+  // the other) at once, once typecheck and lint have freed their cores or the test files are done: the client
   // half is one CPU-bound process for about a minute, the server half mostly waits on its demo server,
   // and the tail of the test files is a few slow files waiting on servers. Separate directories, free ports.
-  conformance = checks.then(() =>
+  conformance = Promise.race([checks, unit]).then(() =>
     Promise.all(['conformance.mjs', 'conformance-client.mjs'].map((script) => report(script, runNode(`scripts/${script}`, { MCPKIT_CONFORMANCE_REQUIRED: '1' })))),
   );
 }
