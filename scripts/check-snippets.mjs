@@ -10,7 +10,10 @@
 // or opts the snippet out, saying why (keep these rare):
 //   <!-- snippet: skip (the official SDK's code, shown for comparison) -->
 //
-//   node scripts/check-snippets.mjs [--root DIR] [file.md …]
+//   node scripts/check-snippets.mjs [--root DIR] [--also] [file.md …]
+// Named files replace README.md and docs/*.md; with --also they are checked beside them, in the
+// same program (its test checks a guide of its own and the repository's docs in one run: loading
+// src/ is most of a run's time).
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
@@ -18,7 +21,10 @@ import ts from 'typescript';
 const argv = process.argv.slice(2);
 const rootAt = argv.indexOf('--root');
 const root = path.resolve(rootAt === -1 ? path.join(import.meta.dirname, '..') : argv.splice(rootAt, 2)[1]);
-const docs = argv.length > 0 ? argv : ['README.md', ...fs.readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+const alsoAt = argv.indexOf('--also');
+if (alsoAt !== -1) argv.splice(alsoAt, 1);
+const defaults = () => ['README.md', ...fs.readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+const docs = argv.length === 0 ? defaults() : alsoAt === -1 ? argv : [...defaults(), ...argv];
 
 const FENCE = /^```(ts|typescript)\s*$/;
 const DIRECTIVE = /<!--\s*snippet:([\s\S]*?)-->\s*$/;
@@ -115,6 +121,7 @@ const problems = [...virtual.keys()]
 
 const skipped = snippets.filter((s) => s.skip !== undefined);
 for (const s of skipped) console.log(`skipped ${s.doc}:${s.line} (${s.skip})`);
+console.log(`check-snippets: ${docs.length} file(s): ${docs.join(' ')}`);
 if (problems.length > 0) {
   console.error(`check-snippets: ${problems.length} error(s) in documented TypeScript\n${problems.join('\n')}`);
   process.exit(1);

@@ -21,20 +21,18 @@ const REPO = fileURLToPath(new URL('../..', import.meta.url));
 /** What the script checks by default: README.md and docs/*.md. */
 const REPO_DOCS = ['README.md', ...fs.readdirSync(path.join(REPO, 'docs')).filter((file) => file.endsWith('.md')).sort().map((file) => `docs/${file}`)];
 
-function check(markdown?: string, docs: string[] = []): { status: number | null; out: string } {
-  if (markdown !== undefined) {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'check-snippets-'));
-    dirs.push(dir);
-    fs.writeFileSync(path.join(dir, 'guide.md'), markdown);
-    docs.push(path.join(dir, 'guide.md'));
-  }
-  const run = spawnSync(process.execPath, [SCRIPT, ...docs], { encoding: 'utf8', cwd: REPO });
-  return { status: run.status, out: run.stdout + run.stderr };
+function check(markdown: string): { status: number | null; out: string; guide: string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'check-snippets-'));
+  dirs.push(dir);
+  const guide = path.join(dir, 'guide.md');
+  fs.writeFileSync(guide, markdown);
+  const run = spawnSync(process.execPath, [SCRIPT, '--also', guide], { encoding: 'utf8', cwd: REPO });
+  return { status: run.status, out: run.stdout + run.stderr, guide };
 }
 
-// One guide holding every case, checked in the same run as the repository's own docs (a run
-// loads src/: seconds each). Each snippet is a module of its own, so the guide's errors are
-// exactly the three below when the docs have none.
+// One guide holding every case, checked with --also in the same run as the repository's own docs,
+// the set the lint step checks with no file named (a run loads src/: seconds each). Each snippet is
+// a module of its own, so the guide's errors are exactly the three below when the docs have none.
 const GUIDE = [
   '# Guide', // 1
   '```ts',
@@ -57,9 +55,9 @@ const GUIDE = [
 ].join('\n');
 
 describe('check-snippets', () => {
-  let fixture: { status: number | null; out: string };
+  let fixture: { status: number | null; out: string; guide: string };
   beforeAll(() => {
-    fixture = check(GUIDE, REPO_DOCS);
+    fixture = check(GUIDE);
   }, 60_000);
 
   it('fails on an undefined name or a variable the template lacks, at the line in the doc', () => {
@@ -85,7 +83,7 @@ describe('check-snippets', () => {
     expect(fixture.out).toMatch(/skipped (README|docs\/[\w-]+)\.md:\d+ /);
   });
 
-  it('with no file named, checks the README and docs/ (the lint step runs it so)', () => {
-    expect(check()).toMatchObject({ status: 0, out: expect.stringMatching(/check-snippets: \d+ snippets type-check strict/) });
-  }, 60_000);
+  it('with --also, checks the README and docs/ (what it checks with no file named, as the lint step runs it) and the file named', () => {
+    expect(fixture.out).toContain(`check-snippets: ${REPO_DOCS.length + 1} file(s): ${[...REPO_DOCS, fixture.guide].join(' ')}\n`);
+  });
 });
