@@ -5,6 +5,7 @@
  * of (request, deadline); the one timer fires at the earliest deadline. A request settled or
  * re-armed leaves a stale slot behind, skipped when reached and compacted when stale ones dominate.
  */
+import { unrefTimer } from '../util/timers.js';
 
 export interface Expiring {
   /** The deadline this request is armed for now; undefined once settled. */
@@ -102,7 +103,6 @@ export class Deadlines {
 
 /** ref()/unref() where timers have them (Node, Deno, Bun); a browser's timer keeps nothing alive. */
 function keepAlive(timer: ReturnType<typeof setTimeout> | undefined, keep: boolean): void {
-  const handle = timer as { ref?: () => void; unref?: () => void } | undefined;
-  if (keep) handle?.ref?.();
-  else handle?.unref?.();
+  if (keep) (timer as { ref?: () => void } | undefined)?.ref?.();
+  else unrefTimer(timer);
 }

@@ -18,7 +18,7 @@ afterEach(async () => {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function connected(version: string): Promise<Client> {
+async function connected(version: typeof LEGACY | typeof MODERN): Promise<Client> {
   const server = new McpServer({ name: 'slow', version: '1.0.0' });
   server.tool('sleep', { input: z.object({ ms: z.number() }) }, async ({ ms }) => (await sleep(ms), `slept ${ms}`));
   server.tool('ticks', { input: z.object({ ticks: z.number(), every: z.number() }) }, async ({ ticks, every }, ctx) => {
@@ -42,7 +42,7 @@ const outcome = (run: Promise<unknown>): Promise<string> =>
     (error: unknown) => (error instanceof McpTransportError ? error.kind : String(error)),
   );
 
-describe.each([LEGACY, MODERN])('request timeouts, %s', (version) => {
+describe.each([LEGACY, MODERN] as const)('request timeouts, %s', (version) => {
   it('calls of mixed lengths and timeouts in flight together: only those past their own deadline time out', async () => {
     const client = await connected(version);
     await fc.assert(

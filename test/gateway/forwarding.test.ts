@@ -57,7 +57,7 @@ async function gatewayUrl(upstreamUrl: string, maxMessageBytes?: number): Promis
   return serveHttp(gateway.server);
 }
 
-describe.each([LEGACY, MODERN])('a proxied tools/call, %s downstream', (version) => {
+describe.each([LEGACY, MODERN] as const)('a proxied tools/call, %s downstream', (version) => {
   it('an upstream error result comes back as the upstream sent it', async () => {
     const upstream = await serveHttp(upstreamServer());
     const direct = await checkedClient(upstream, version, cleanup);
@@ -122,7 +122,7 @@ async function hostileUpstream(): Promise<string> {
 }
 
 describe('a hostile upstream behind the gateway', () => {
-  it.each([LEGACY, MODERN])('%s downstream: a result that is not an object and a body that is not JSON are clear errors; the gateway goes on', async (version) => {
+  it.each([LEGACY, MODERN] as const)('%s downstream: a result that is not an object and a body that is not JSON are clear errors; the gateway goes on', async (version) => {
     const { client, wire } = await checkedClient(await gatewayUrl(await hostileUpstream()), version, cleanup);
     const number = await client.callTool('number', {}).then(() => undefined, (e: unknown) => e);
     expect((number as McpError).code).toBe(-32603);

@@ -65,7 +65,7 @@ async function client(url: string | McpServer, version: Era, token: string): Pro
 async function subscribe(c: Client, version: Era, uri: string): Promise<() => Promise<void>> {
   if (version === LEGACY) {
     await c.subscribeResource(uri);
-    return () => c.unsubscribeResource(uri);
+    return async () => void (await c.unsubscribeResource(uri));
   }
   const controller = new AbortController();
   const acked = new Promise<void>((resolve) => {
@@ -74,7 +74,10 @@ async function subscribe(c: Client, version: Era, uri: string): Promise<() => Pr
   const listening = c.listen({ resourceSubscriptions: [uri] }, { signal: controller.signal });
   cleanup.push(async () => (controller.abort(), await listening));
   await acked;
-  return async () => (controller.abort(), await listening);
+  return async () => {
+    controller.abort();
+    await listening;
+  };
 }
 
 /** Touches until `got` grows (a legacy upstream's GET stream may not be open yet), waiting a while between touches. */
