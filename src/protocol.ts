@@ -13,7 +13,7 @@ export { UnserializableMessageError } from './jsonrpc/serialize.js';
 // The contracts a transport drives
 export type { ConnectionFactory, ConnectionOptions, HandleResult, McpConnection, MessageExtra, MessageSink, RequestInfo, ScopeAccess } from './protocol/connection.js';
 export { parseSessionRecord, type RecordChangeListener, type SessionRecord } from './protocol/wire/session-record.js';
-export { issuedPrincipalOf, principalOf, quotaOwnerOf, samePrincipal } from './protocol/request/principal.js';
+export { principalOf, quotaOwnerOf, samePrincipal } from './protocol/request/principal.js';
 export { buildServerMetadata } from './protocol/wire/metadata.js';
 export {
   DEFAULT_HTTP_VERSION,

@@ -10,7 +10,7 @@ import { ErrorCode, JsonRpcProtocolError } from '../jsonrpc/errors.js';
 import { isPlainObject } from '../jsonrpc/message.js';
 import type { RequestContext } from '../protocol/request/context.js';
 import { META_LOG_LEVEL } from '../protocol/wire/meta-keys.js';
-import { issuedPrincipalOf, issuerOf } from '../protocol/request/principal.js';
+import { issuerOf, principalOf } from '../protocol/request/principal.js';
 import type { McpPrompt, McpResource, McpResourceTemplate, McpTool } from '../registries/types.js';
 import type { Implementation, LoggingLevel } from '../wire-types/index.js';
 import type { McpProvider, McpProviderChange, McpProviderList } from '../registries/provider.js';
@@ -92,7 +92,7 @@ export function createProxy(upstream: UpstreamConfig, options: ProxyOptions = {}
 }
 
 /** Who holds a 2026-07-28 subscription on a link: the downstream principal (as the listen stream counts it). */
-const holderOf = (ctx: RequestContext): string => issuedPrincipalOf(ctx.authInfo) ?? '';
+const holderOf = (ctx: RequestContext): string => principalOf(ctx.authInfo) ?? '';
 
 /**
  * Links are keyed by the issuer-qualified principal: one `sub` from two authorization servers is
@@ -102,7 +102,7 @@ const ownerOf = (ctx: RequestContext | undefined): LinkOwner => ({
   sessionId: ctx?.sessionId,
   principal: ctx?.auth?.subject ?? ctx?.auth?.clientId,
   issuer: issuerOf(ctx?.authInfo),
-  id: issuedPrincipalOf(ctx?.authInfo) ?? '',
+  id: principalOf(ctx?.authInfo) ?? '',
 });
 
 class Proxy_ implements McpProxy {

@@ -24,7 +24,7 @@ export interface LinkOwner {
   readonly principal: string | undefined;
   /** The issuer of the downstream token (its `iss` claim), when it names one. */
   readonly issuer: string | undefined;
-  /** What a sessionless owner's link is keyed by: `issuedPrincipalOf(authInfo)`, `''` unauthenticated. */
+  /** What a sessionless owner's link is keyed by: `principalOf(authInfo)`, `''` unauthenticated. */
   readonly id: string;
 }
 

@@ -5,7 +5,6 @@
  */
 import { context, propagation, SpanKind, trace, type Attributes, type Context, type Histogram, type Span, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { tracingChannel, type TracingChannelSubscribers } from 'node:diagnostics_channel';
 import {
   OUTBOUND_NOTIFICATION_CHANNEL,
   OUTBOUND_REQUEST_CHANNEL,
@@ -14,6 +13,7 @@ import {
   type OutboundRequestMessage,
 } from '../protocol/observability/outbound.js';
 import { ATTR, type Outcome } from './attributes.js';
+import { followChannel } from './follow-channel.js';
 import { settle, setJson } from './span-outcome.js';
 
 export interface ClientTelemetryOptions {
@@ -59,27 +59,17 @@ export function instrumentClient(options: ClientTelemetryOptions): () => void {
   };
 
   /** Spans on one outbound channel: begun at `start`, ended by `finish` once the exchange settled. */
-  const follow = <M extends OutboundMessage>(name: string, request: (message: M) => OutboundRequestMessage | undefined, finish: (message: M, state: Running) => void): (() => void) => {
-    const channel = tracingChannel<unknown, M>(name);
-    channel.start.bindStore(scope, (message) => begin(message, request(message)));
-    const subscribers: TracingChannelSubscribers<M> = {
+  const follow = <M extends OutboundMessage>(name: string, request: (message: M) => OutboundRequestMessage | undefined, finish: (message: M, state: Running) => void): (() => void) =>
+    followChannel<M, Running>(name, {
       start: (message) => void begin(message, request(message)),
-      end: () => undefined,
-      asyncStart: () => undefined,
-      asyncEnd: (message) => {
+      settled: (message) => {
         const state = running.get(message);
         if (state === undefined) return;
         running.delete(message);
         finish(message, state);
       },
-      error: () => undefined,
-    };
-    channel.subscribe(subscribers);
-    return () => {
-      channel.unsubscribe(subscribers);
-      channel.start.unbindStore(scope);
-    };
-  };
+      store: { scope, bind: (message) => begin(message, request(message)) },
+    });
 
   const unfollowRequests = follow<OutboundRequestMessage>(OUTBOUND_REQUEST_CHANNEL, (message) => message, (message, state) => {
     const outcome = requestOutcome(message);

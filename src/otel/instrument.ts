@@ -17,7 +17,7 @@ import {
   type Tracer,
   type TracerProvider,
 } from '@opentelemetry/api';
-import { channel, tracingChannel, type TracingChannelSubscribers } from 'node:diagnostics_channel';
+import { channel } from 'node:diagnostics_channel';
 import {
   CLIENT_REQUEST_CHANNEL,
   NOTIFICATION_CHANNEL,
@@ -44,6 +44,7 @@ import {
   spanName,
 } from './attributes.js';
 import { instrumentClient } from './client.js';
+import { followChannel } from './follow-channel.js';
 import { settle, setJson } from './span-outcome.js';
 import { currentRequest, holding, RequestScope, type RequestState } from './scope.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
@@ -136,56 +137,31 @@ class Telemetry {
     const clientDurations = histogram('mcp.client.operation.duration', 'The duration of the MCP request or notification as observed on the sender from the time it was sent until the response or ack is received.');
     this.#undo.push(instrumentClient({ native: this.#native, capture: this.#capture, tracer: this.#tracer, durations: clientDurations }));
 
-    const requests = tracingChannel<unknown, RequestMessage>(REQUEST_CHANNEL);
     // The handler runs inside the request's context: spans it starts are children of the MCP span.
-    requests.start.bindStore(this.#scope, (message) => this.#begin(message));
-    const onRequest: TracingChannelSubscribers<RequestMessage> = {
-      start: (message) => void this.#begin(message),
-      end: (message) => {
-        if (message.error !== undefined) this.#finish(message);
-      },
-      asyncStart: () => undefined,
-      asyncEnd: (message) => this.#finish(message),
-      error: () => undefined,
-    };
-    requests.subscribe(onRequest);
-    this.#undo.push(() => {
-      requests.unsubscribe(onRequest);
-      requests.start.unbindStore(this.#scope);
-    });
-
-    const asks = tracingChannel<unknown, ClientRequestMessage>(CLIENT_REQUEST_CHANNEL);
-    const onAsk: TracingChannelSubscribers<ClientRequestMessage> = {
-      start: (message) => this.#ask(message),
-      end: (message) => {
-        if (message.error !== undefined) this.#answered(message);
-      },
-      asyncStart: () => undefined,
-      asyncEnd: (message) => this.#answered(message),
-      error: () => undefined,
-    };
-    asks.subscribe(onAsk);
-    this.#undo.push(() => asks.unsubscribe(onAsk));
+    this.#undo.push(
+      followChannel<RequestMessage, RequestState>(REQUEST_CHANNEL, {
+        start: (message) => void this.#begin(message),
+        settled: (message) => this.#finish(message),
+        store: { scope: this.#scope, bind: (message) => this.#begin(message) },
+      }),
+      followChannel<ClientRequestMessage>(CLIENT_REQUEST_CHANNEL, { start: (message) => this.#ask(message), settled: (message) => this.#answered(message) }),
+    );
 
     if (this.#native) {
       // Notifications too: the conventions cover "request or notification" (a SERVER span and the duration metric).
-      const notifications = tracingChannel<unknown, NotificationMessage>(NOTIFICATION_CHANNEL);
       const running = new WeakMap<NotificationMessage, { span: Span; started: number }>();
-      const onNotification: TracingChannelSubscribers<NotificationMessage> = {
-        start: (message) => void running.set(message, { span: this.#notificationSpan(message), started: performance.now() }),
-        end: () => undefined,
-        asyncStart: () => undefined,
-        asyncEnd: (message) => {
-          const state = running.get(message);
-          if (state === undefined) return;
-          running.delete(message);
-          state.span.end();
-          this.#operations.record((performance.now() - state.started) / 1000, notificationOperationAttributes(message));
-        },
-        error: () => undefined,
-      };
-      notifications.subscribe(onNotification);
-      this.#undo.push(() => notifications.unsubscribe(onNotification));
+      this.#undo.push(
+        followChannel<NotificationMessage>(NOTIFICATION_CHANNEL, {
+          start: (message) => void running.set(message, { span: this.#notificationSpan(message), started: performance.now() }),
+          settled: (message) => {
+            const state = running.get(message);
+            if (state === undefined) return;
+            running.delete(message);
+            state.span.end();
+            this.#operations.record((performance.now() - state.started) / 1000, notificationOperationAttributes(message));
+          },
+        }),
+      );
 
       const onStart = (message: unknown): void => void this.#sessions.set((message as SessionStartMessage).connection, performance.now());
       const onEnd = (message: unknown): void => this.#sessionEnded(message as SessionEndMessage);

@@ -3,13 +3,13 @@ import { ServerScope } from '../protocol/scopes/server-scope.js';
 import { SUPPORTED_VERSIONS } from '../protocol/wire/versions.js';
 import { parseSessionRecord, type SessionRecord } from '../protocol/wire/session-record.js';
 import type { RequestContext } from '../protocol/request/context.js';
-import type { Logger, ProtocolLimits, ProtocolOptions, RequestStateOptions, ResultOptions, ServerTaskOptions } from '../protocol/scopes/options.js';
+import type { Logger } from '../protocol/scopes/options.js';
 import { McpProtocolHandler } from '../protocol/dispatch/protocol-handler.js';
 import { methodTable } from '../protocol/methods/table.js';
 import { buildServerMetadata, type McpServerMetadata } from '../protocol/wire/metadata.js';
 import type { Middleware } from '../protocol/request/middleware.js';
 import type { MiddlewareFn } from '../protocol/methods/middleware-types.js';
-import type { Implementation, ServerCapabilities } from '../wire-types/index.js';
+import type { ServerCapabilities } from '../wire-types/index.js';
 import { errorResponseFrom, parseErrorResponse } from '../jsonrpc/errors.js';
 import { isPlainObject, isValidId, type JsonRpcErrorResponse } from '../jsonrpc/message.js';
 import { McpPromptRegistry } from '../registries/prompts.js';
@@ -22,7 +22,8 @@ import type { McpTransport } from '../transports/transport.js';
 import { Authoring } from './authoring.js';
 import { ExtensionSet, type ExtensionOptions, type ExtensionSettings } from '../protocol/extensions.js';
 import { taskOptionsOf, TASKS_EXTENSION } from '../protocol/scopes/task-runtime.js';
-import { refuseUnknownKeysIn, shapeOf } from '../util/known-keys.js';
+import { refuseUnknownKeysIn } from '../util/known-keys.js';
+import { SERVER_KEYS, stderrLogger, type McpServerConfig } from './config.js';
 import { SkillCatalog } from '../skills/catalog.js';
 import { SKILLS_EXTENSION } from '../skills/format/verify.js';
 import { checkOptions, type SkillSource, type SkillsOptions } from '../skills/options.js';
@@ -41,61 +42,7 @@ export interface McpProvided {
 
 const KINDS_OF: Record<McpProviderList, readonly McpProviderListKind[]> = { tools: ['tools'], resources: ['resources', 'resourceTemplates'], prompts: ['prompts'] };
 
-/** The server's limits: the protocol's, and the URIs its resource registry matches. */
-export interface McpServerLimits extends ProtocolLimits {
-  /**
-   * The longest URI `resources/read` matches against resource templates (default 8192
-   * UTF-16 code units); a longer one gets the revision's resource-not-found error.
-   */
-  maxUriLength?: number;
-}
-
-/**
- * The server's name, version and the rest of its `Implementation` (serverInfo) come first;
- * what it runs with is grouped by concern (`limits`, `results`, `requestState`, `tasks`).
- */
-export interface McpServerConfig extends Omit<ProtocolOptions, 'limits'>, Implementation {
-  /** Bounds on what one peer can make the server hold or wait for. */
-  limits?: McpServerLimits;
-  /** Guidance for the model about how to use this server. */
-  instructions?: string;
-  /** The transport `start()` connects. `connect()` attaches more. */
-  transport?: McpTransport;
-  /** Where mcpkit reports what goes wrong server-side (stderr by default; never stdout). */
-  logger?: Logger;
-  /** Capabilities to declare in addition to those derived from what is registered. */
-  capabilities?: ServerCapabilities;
-  /** The notification bus (default: in memory); share one across processes to fan changes out. */
-  bus?: NotificationBus;
-  /**
-   * Refuse tool names outside the MCP tool-name rules (1-128 characters of A-Z a-z 0-9 _ - .)
-   * at registration (default true). Set false to allow other names (clients may reject them).
-   */
-  strictToolNames?: boolean;
-}
-
-const SERVER_KEYS = shapeOf<McpServerConfig>(
-  {
-    name: true, version: true, title: true, description: true, websiteUrl: true, icons: true, instructions: true,
-    transport: true, logger: true, capabilities: true, bus: true, strictToolNames: true, protocolVersions: true,
-    limits: true, results: true, requestState: true, tasks: true,
-  },
-  {
-    limits: shapeOf<McpServerLimits>({
-      maxBatchSize: true, maxUriLength: true, requestTimeoutMs: true, clientRequestTimeoutMs: true, maxSubscriptionsPerSession: true,
-      maxSubscriptionBytesPerSession: true, maxPendingClientRequests: true, maxPendingClientRequestBytes: true,
-    }),
-    results: shapeOf<ResultOptions>({ pageSize: true, maskErrors: true, cacheHints: true, serverInfoInMeta: true }),
-    requestState: shapeOf<RequestStateOptions>({ keys: true, ttlMs: true }),
-    tasks: shapeOf<ServerTaskOptions>({ store: true, channel: true, inputTimeoutMs: true }),
-  },
-);
-
-
-const stderrLogger: Logger = {
-  error: (message, ...args) => console.error(message, ...args),
-  warn: (message, ...args) => console.error(message, ...args),
-};
+export type { McpServerConfig, McpServerLimits } from './config.js';
 
 interface Attached {
   transport: McpTransport;
@@ -289,12 +236,12 @@ export class McpServer extends Authoring implements ConnectionFactory {
     return this.#scope.maxBatchSize;
   }
 
-  /** Opens a protocol connection (transports call this; one per stdio process or HTTP session). */
   /** True when `requestState` is signed with configured keys that other instances can share. */
   hasSharedStateKey(): boolean {
     return hasSharedStateKey(this.config.requestState);
   }
 
+  /** Opens a protocol connection (transports call this; one per stdio process or HTTP session). */
   openConnection(options: ConnectionOptions = {}): McpConnection {
     const connection = new McpProtocolHandler(this.#scope, options, { onClose: this.#release, managed: true });
     this.#connections.add(connection);
@@ -493,12 +440,12 @@ export class McpServer extends Authoring implements ConnectionFactory {
     return () => this.#sessionListeners.delete(listener);
   }
 
-  /** Open connections (stdio processes, HTTP sessions, the stateless endpoint). */
   /** The server's logger (`config.logger`, else stderr): transports report failures no request can carry here. */
   get logger(): Logger {
     return this.config.logger ?? stderrLogger;
   }
 
+  /** Open connections (stdio processes, HTTP sessions, the stateless endpoint). */
   get connectionCount(): number {
     return this.#connections.size;
   }

@@ -7,7 +7,7 @@ import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 
 /**
  * Who a resource update is for, when not everyone subscribed: one legacy session (by id), or one
- * principal (`issuedPrincipalOf(authInfo)`, `''` for unauthenticated callers). A gateway's
+ * principal (`principalOf(authInfo)`, `''` for unauthenticated callers). A gateway's
  * upstream link sees its own owner's data, so its updates go to that owner only.
  */
 export type UpdateAudience = { readonly sessionId: string } | { readonly principal: string };
@@ -36,7 +36,7 @@ function isAudience(value: unknown): value is UpdateAudience {
 /**
  * True when `event` may reach a legacy session (`sessionId`, undefined for a connection without
  * one: stdio, in-process) or a listen stream (`sessionId` undefined) of `principal`
- * (`issuedPrincipalOf`, `''` unauthenticated). A session-scoped update reaches only its session;
+ * (`principalOf`, `''` unauthenticated). A session-scoped update reaches only its session;
  * a principal-scoped one only connections without a session id, of that principal (an HTTP legacy
  * session has an upstream link of its own, which scopes its updates to its id).
  */

@@ -7,9 +7,9 @@
  */
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach, serveHttp } from '../support/cleanup.js';
 import { McpServer } from '../../src/index.js';
-import { listen, type McpHttpListener } from '../../src/adapters/node.js';
 import type { Client, ClientOptions } from '../../src/client.js';
 import { createGateway, type McpGateway } from '../../src/gateway.js';
 import { eventually } from '../support/eventually.js';
@@ -18,10 +18,7 @@ import { checkedClient, type WireFetch } from './wire-fetch.js';
 
 const EVERYTHING = join(fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/', import.meta.url)), 'server-everything/dist/index.js');
 
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const fn of cleanup.splice(0).reverse()) await fn().catch(() => undefined);
-});
+const cleanup = cleanupAfterEach();
 
 type Era = typeof LEGACY | typeof MODERN;
 
@@ -45,17 +42,11 @@ function changingUpstream(era: Era): McpServer {
   return server;
 }
 
-async function serve(server: McpServer): Promise<McpHttpListener> {
-  const listener = await listen(server, { port: 0 });
-  cleanup.push(() => listener.close());
-  return listener;
-}
-
 async function gatewayOver(config: Parameters<typeof createGateway>[0]): Promise<{ gateway: McpGateway; url: string }> {
   const gateway = createGateway(config, { proxy: { onStderr: () => undefined } });
   cleanup.push(() => gateway.close());
   expect(await gateway.ready()).toEqual([]);
-  return { gateway, url: (await serve(gateway.server)).url };
+  return { gateway, url: (await serveHttp(cleanup, gateway.server)).url };
 }
 
 const downstream = (url: string, version: Era, options: ClientOptions = {}): Promise<{ client: Client; wire: WireFetch }> => checkedClient(url, version, cleanup, options);
@@ -65,7 +56,7 @@ const names = async (client: Client): Promise<string[]> => (await client.listToo
 
 describe.each([LEGACY, MODERN] as const)('upstream %s over HTTP', (upstreamEra) => {
   it('a legacy downstream session hears list_changed when the upstream list changes, and the next list shows the new tool', async () => {
-    const upstream = await serve(changingUpstream(upstreamEra));
+    const upstream = await serveHttp(cleanup, changingUpstream(upstreamEra));
     const { url } = await gatewayOver({ mcpServers: { up: { url: upstream.url } } });
     const { client, wire } = await downstream(url, LEGACY);
     const changed: string[] = [];
@@ -79,7 +70,7 @@ describe.each([LEGACY, MODERN] as const)('upstream %s over HTTP', (upstreamEra) 
   });
 
   it('a 2026-07-28 downstream hears the upstream\'s list_changed on subscriptions/listen', async () => {
-    const upstream = await serve(changingUpstream(upstreamEra));
+    const upstream = await serveHttp(cleanup, changingUpstream(upstreamEra));
     const { url } = await gatewayOver({ mcpServers: { up: { url: upstream.url } } });
     const { client, wire } = await downstream(url, MODERN);
     const heard: string[] = [];
@@ -97,7 +88,7 @@ describe.each([LEGACY, MODERN] as const)('upstream %s over HTTP', (upstreamEra) 
   });
 
   it('roots: the upstream that asks gets the roots of the downstream client whose call asked, per client', async () => {
-    const upstream = await serve(changingUpstream(upstreamEra));
+    const upstream = await serveHttp(cleanup, changingUpstream(upstreamEra));
     const { url } = await gatewayOver({ mcpServers: { up: { url: upstream.url } } });
     const alice = await downstream(url, LEGACY, { roots: [{ uri: 'file:///alice', name: 'alice' }] });
     const bob = await downstream(url, MODERN, { roots: [{ uri: 'file:///bob', name: 'bob' }] });

@@ -8,9 +8,9 @@
  */
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach, serveHttp } from '../support/cleanup.js';
 import { McpServer } from '../../src/index.js';
-import { listen, type McpHttpListener } from '../../src/adapters/node.js';
 import { Client, StreamableHttpTransport } from '../../src/client.js';
 import { createGateway } from '../../src/gateway.js';
 import { eventually } from '../support/eventually.js';
@@ -19,10 +19,7 @@ import { wireFetch, type WireFetch } from './wire-fetch.js';
 
 const EVERYTHING = join(fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/', import.meta.url)), 'server-everything/dist/index.js');
 
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const fn of cleanup.splice(0).reverse()) await fn().catch(() => undefined);
-});
+const cleanup = cleanupAfterEach();
 
 type Era = typeof LEGACY | typeof MODERN;
 type Upstream = 'mcpkit legacy' | 'mcpkit 2026-07-28' | 'server-everything';
@@ -47,12 +44,6 @@ function recordingServer(era: Era | undefined, seen: string[]): McpServer {
   return server;
 }
 
-async function serve(server: McpServer, authenticate?: (request: { headers: Record<string, string | undefined> }) => unknown): Promise<McpHttpListener> {
-  const listener = await listen(server, { port: 0, ...(authenticate === undefined ? {} : { authenticate: authenticate as never }) });
-  cleanup.push(() => listener.close());
-  return listener;
-}
-
 /** Downstream principals by bearer token: "alice", "bob". */
 const byToken = (request: { headers: Record<string, string | undefined> }): unknown => {
   const token = (request.headers['authorization'] ?? '').replace(/^Bearer /, '');
@@ -72,16 +63,16 @@ async function setUp(upstream: Upstream): Promise<Setup> {
   if (upstream === 'server-everything') {
     const gateway = createGateway({ mcpServers: { up: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } }, { proxy: { onStderr: () => undefined } });
     cleanup.push(() => gateway.close());
-    const url = (await serve(gateway.server, byToken)).url;
+    const url = (await serveHttp(cleanup, gateway.server, { authenticate: byToken as never })).url;
     // Its tool sends resources/updated at once for every URI its process (this client's link) subscribed to.
     return { url, uri: 'up+demo://resource/dynamic/text/1', seen, touch: async (client) => void (await client.callTool('up_toggle-subscriber-updates', {})) };
   }
   const server = recordingServer(upstream === 'mcpkit legacy' ? LEGACY : undefined, seen);
-  const up = await serve(server);
+  const up = await serveHttp(cleanup, server);
   const gateway = createGateway({ mcpServers: { up: { url: up.url } } });
   cleanup.push(() => gateway.close());
   expect(await gateway.ready()).toEqual([]);
-  const url = (await serve(gateway.server, byToken)).url;
+  const url = (await serveHttp(cleanup, gateway.server, { authenticate: byToken as never })).url;
   return { url, uri: 'up+note://a', seen, touch: () => server.notifyResourceUpdated('note://a') };
 }
 
@@ -180,7 +171,7 @@ describe('mounts: a mounted server\'s resource updates reach a 2026-07-28 listen
     inner.resource('note://8', { name: 'eight' }, () => '8');
     const outer = new McpServer({ name: 'outer', version: '1.0.0' });
     outer.mount(inner, { namespace: 'docs' });
-    const { url } = await serve(outer, byToken);
+    const { url } = await serveHttp(cleanup, outer, { authenticate: byToken as never });
     const alice = await client(url, version, 'alice');
     const bob = await client(url, version, 'bob');
     const [got, bobGot] = [updatesOf(alice.client), updatesOf(bob.client)];

@@ -11,9 +11,9 @@
  */
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach, serveHttp } from '../support/cleanup.js';
 import { McpServer, MemoryNotificationBus, type BusEvent, type McpProvider, type McpProviderChange } from '../../src/index.js';
-import { listen, type McpHttpListener } from '../../src/adapters/node.js';
 import { Client, InMemoryTransport, StreamableHttpTransport } from '../../src/client.js';
 import type { AuthInfo } from '../../src/index.js';
 import { createGateway, type LinkOwner } from '../../src/gateway.js';
@@ -23,18 +23,9 @@ import { wireFetch, type WireFetch } from './wire-fetch.js';
 
 const EVERYTHING = join(fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/', import.meta.url)), 'server-everything/dist/index.js');
 
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const fn of cleanup.splice(0).reverse()) await fn().catch(() => undefined);
-});
+const cleanup = cleanupAfterEach();
 
 type Era = typeof LEGACY | typeof MODERN;
-
-async function serve(server: McpServer, authenticate?: (request: { headers: Record<string, string | undefined> }) => unknown): Promise<McpHttpListener> {
-  const listener = await listen(server, { port: 0, ...(authenticate === undefined ? {} : { authenticate: authenticate as never }) });
-  cleanup.push(() => listener.close());
-  return listener;
-}
 
 /** Downstream principals by bearer token: `alice`, `bob`; `alice@a` and `alice@b` are subject alice from two issuers. */
 const byToken = (request: { headers: Record<string, string | undefined> }): unknown => {
@@ -99,14 +90,14 @@ async function warmUp(touch: () => Promise<void>, got: string[]): Promise<void> 
 async function twoPrincipals(version: Era, upstreamEra: Era, tokens: [string, string], toB: (owner: LinkOwner) => boolean, via: 'http' | 'memory' = 'http'): Promise<void> {
   const a = notes(upstreamEra === LEGACY ? LEGACY : undefined);
   const b = notes(upstreamEra === LEGACY ? LEGACY : undefined);
-  const [urlA, urlB] = [(await serve(a)).url, (await serve(b)).url];
+  const [urlA, urlB] = [(await serveHttp(cleanup, a)).url, (await serveHttp(cleanup, b)).url];
   const gateway = createGateway({ mcpServers: { up: { url: urlA } } }, { proxy: { transport: (owner) => new StreamableHttpTransport(toB(owner) ? urlB : urlA) } });
   cleanup.push(() => gateway.close());
   // A mounted in-process server is nobody's in particular: its updates reach every subscriber.
   const local = notes(undefined);
   gateway.server.mount(local, { namespace: 'local' });
   expect(await gateway.ready()).toEqual([]);
-  const url = via === 'memory' ? gateway.server : (await serve(gateway.server, byToken)).url;
+  const url = via === 'memory' ? gateway.server : (await serveHttp(cleanup, gateway.server, { authenticate: byToken as never })).url;
   const first = await client(url, version, tokens[0]);
   const second = await client(url, version, tokens[1]);
   const ends: (() => Promise<void>)[] = [];
@@ -159,7 +150,7 @@ describe('spawn: "shared": one process for everybody, so its updates reach every
   it.each([LEGACY, MODERN] as const)('%s downstream', async (version) => {
     const gateway = createGateway({ mcpServers: { up: { command: process.execPath, args: [EVERYTHING, 'stdio'], spawn: 'shared' } } }, { proxy: { onStderr: () => undefined } });
     cleanup.push(() => gateway.close());
-    const url = (await serve(gateway.server, byToken)).url;
+    const url = (await serveHttp(cleanup, gateway.server, { authenticate: byToken as never })).url;
     const alice = await client(url, version, 'alice');
     const bob = await client(url, version, 'bob');
     const uri = 'up+demo://resource/dynamic/text/1';

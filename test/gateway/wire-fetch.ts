@@ -6,6 +6,7 @@
  */
 import { Client, StreamableHttpTransport, type ClientOptions } from '../../src/client.js';
 import type { ProtocolVersion } from '../../src/protocol/wire/versions.js';
+import type { Cleanup } from '../support/cleanup.js';
 import { checkOutgoing } from '../support/wire.js';
 
 type Json = Record<string, unknown>;
@@ -78,7 +79,7 @@ export function wireFetch(revision: string): WireFetch {
 }
 
 /** A downstream mcpkit client whose every received message is schema-checked; `cleanup` gets its close. */
-export async function checkedClient(url: string, version: ProtocolVersion, cleanup: (() => Promise<unknown>)[], options: ClientOptions = {}): Promise<{ client: Client; wire: WireFetch }> {
+export async function checkedClient(url: string, version: ProtocolVersion, cleanup: Cleanup, options: ClientOptions = {}): Promise<{ client: Client; wire: WireFetch }> {
   const wire = wireFetch(version);
   const client = new Client({ protocolVersion: version, ...options });
   await client.connect(new StreamableHttpTransport(url, { fetch: wire.fetch }));

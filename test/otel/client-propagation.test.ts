@@ -9,8 +9,8 @@ import { SpanKind, trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { cleanupAfterEach, serveHttp } from '../support/cleanup.js';
 import { z } from 'zod';
-import { listen } from '../../src/adapters/node.js';
 import { Client, StreamableHttpTransport } from '../../src/client.js';
 import { createGateway } from '../../src/gateway.js';
 import { McpServer } from '../../src/index.js';
@@ -21,11 +21,9 @@ import { setUpSdk } from './sdk.js';
 import type { Json } from './support.js';
 
 const sdk = setUpSdk();
-const cleanup: (() => Promise<unknown> | void)[] = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-  sdk.exporter.reset();
-});
+// Registered before the cleanup hook, so it runs after it (after-hooks run newest first).
+afterEach(() => sdk.exporter.reset());
+const cleanup = cleanupAfterEach();
 
 const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 const textOf = (result: { content: unknown[] }): string => (result.content[0] as { text: string }).text;
@@ -42,12 +40,6 @@ function metaServer(name = 'upstream'): McpServer {
   return server;
 }
 
-async function serve(server: McpServer): Promise<string> {
-  const listener = await listen(server, { port: 0 });
-  cleanup.push(() => listener.close());
-  return listener.url;
-}
-
 async function clientOf(url: string, version: string): Promise<Client> {
   const client = new Client({ protocolVersion: version as typeof LEGACY });
   await client.connect(new StreamableHttpTransport(url));
@@ -59,7 +51,7 @@ const metaOf = async (client: Client, options?: Parameters<Client['callTool']>[2
 
 describe.each([LEGACY, MODERN])('_meta trace context, %s', (version) => {
   it('not instrumented: no spans, no traceparent in _meta', async () => {
-    const client = await clientOf(await serve(metaServer()), version);
+    const client = await clientOf((await serveHttp(cleanup, metaServer())).url, version);
     const meta = await metaOf(client);
     expect(meta['traceparent']).toBeUndefined();
     expect(meta['tracestate']).toBeUndefined();
@@ -68,7 +60,7 @@ describe.each([LEGACY, MODERN])('_meta trace context, %s', (version) => {
 
   it('a caller traceparent in params._meta or RequestOptions.meta is sent as given, and the CLIENT span still exists', async () => {
     instrumented();
-    const client = await clientOf(await serve(metaServer()), version);
+    const client = await clientOf((await serveHttp(cleanup, metaServer())).url, version);
     sdk.exporter.reset();
     const raw = (await client.request('tools/call', { name: 'meta', arguments: {}, _meta: { traceparent: TRACEPARENT, tracestate: 'a=1' } })) as { content: unknown[] };
     expect(JSON.parse(textOf(raw))).toMatchObject({ traceparent: TRACEPARENT, tracestate: 'a=1' });
@@ -80,7 +72,7 @@ describe.each([LEGACY, MODERN])('_meta trace context, %s', (version) => {
 
   it('propagation_only: the active context goes into _meta, no span is made', async () => {
     instrumented('propagation_only');
-    const client = await clientOf(await serve(metaServer()), version);
+    const client = await clientOf((await serveHttp(cleanup, metaServer())).url, version);
     const meta = await trace.getTracer('app').startActiveSpan('caller', async (caller) => {
       try {
         return await metaOf(client);
@@ -118,11 +110,11 @@ describe.each([LEGACY, MODERN])('_meta trace context, %s', (version) => {
 
   it('through the gateway: SERVER (gateway) → CLIENT (upstream call) → SERVER (upstream), one trace', async () => {
     instrumented();
-    const upstreamUrl = await serve(metaServer());
+    const upstreamUrl = (await serveHttp(cleanup, metaServer())).url;
     const gateway = createGateway({ mcpServers: { up: { url: upstreamUrl } } }, { proxy: { onStderr: () => undefined } });
     cleanup.push(() => gateway.close());
     expect(await gateway.ready()).toEqual([]);
-    const client = await clientOf(await serve(gateway.server), version);
+    const client = await clientOf((await serveHttp(cleanup, gateway.server)).url, version);
     sdk.exporter.reset();
     const meta = JSON.parse(textOf(await client.callTool('up_meta', {}))) as Json;
     const named = (name: string, kind: SpanKind): ReadableSpan => {

@@ -2,7 +2,7 @@ import { ErrorCode, errorResponseFrom, JsonRpcProtocolError } from '../../jsonrp
 import { classify, type Classified, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../../jsonrpc/message.js';
 import { isThenable } from '../../util/thenable.js';
 import { reaches, type BusEvent } from '../../stores/bus.js';
-import { issuedPrincipalOf } from '../request/principal.js';
+import { principalOf } from '../request/principal.js';
 import type { ConnectionOptions, HandleResult, McpConnection, MessageExtra, MessageSink } from '../connection.js';
 import { LazyAbort } from '../request/abort.js';
 import type { InputBroker } from '../request/context.js';
@@ -188,7 +188,7 @@ export class McpProtocolHandler implements McpConnection {
       return errorResponseFrom(id, new JsonRpcProtocolError(ErrorCode.InvalidRequest, `Invalid Request: a request with id ${JSON.stringify(id)} is already in flight`));
     }
     const entry: RequestMethod | undefined = found?.kind === 'request' ? found : undefined;
-    this.#principal ??= issuedPrincipalOf(extra.authInfo) ?? '';
+    this.#principal ??= principalOf(extra.authInfo) ?? '';
     const run = new RunningRequest(id, method, entry, extra, entry?.cancellable !== false);
     const controller = run.controller;
     let outcome: JsonRpcResponse | undefined;

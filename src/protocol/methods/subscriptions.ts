@@ -11,7 +11,7 @@ import { revision, type ProtocolVersion } from '../wire/versions.js';
 import { LEGACY_ONLY, MODERN_ONLY, RESOURCE_TARGET } from '../wire/method-facts.js';
 import { optionalObject, requireString, resourceScopes, uriScopes, type RecordUpdate, type RequestMethod } from './shared.js';
 import { requireExtensions } from '../extensions.js';
-import { issuedPrincipalOf, principalOf } from '../request/principal.js';
+import { principalOf } from '../request/principal.js';
 import { detailedTask, TASKS_EXTENSION } from '../scopes/task-runtime.js';
 import { isThenable } from '../../util/thenable.js';
 
@@ -143,7 +143,7 @@ async function holdForPrincipal(context: MethodContext, uris: string[]): Promise
   let principals = held.get(context.server);
   if (principals === undefined) held.set(context.server, (principals = new Map<string, Map<string, number>>()));
   // Issuer-qualified, as a gateway keys its upstream links: the same `sub` from two issuers is two people.
-  const key = issuedPrincipalOf(context.authInfo) ?? '';
+  const key = principalOf(context.authInfo) ?? '';
   let counts = principals.get(key);
   if (counts === undefined) principals.set(key, (counts = new Map<string, number>()));
   const mine: string[] = [];
@@ -245,7 +245,7 @@ export const listen: RequestMethod = {
       for (const record of early) pushTask(record);
       early = undefined;
       const bus = context.server.bus;
-      const principal = issuedPrincipalOf(context.authInfo) ?? '';
+      const principal = principalOf(context.authInfo) ?? '';
       await new Promise<void>((resolve) => {
         if (context.signal.aborted) return resolve();
         const unsubscribe = bus?.subscribe((event) => {

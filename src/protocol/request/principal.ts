@@ -5,16 +5,27 @@ import { sha256 } from '../../util/crypto.js';
 
 /**
  * The identity that owns what a client makes the server hold (sessions, tasks,
- * `requestState`), derived from what `authenticate` returned. `undefined` means
- * unauthenticated: such state is bound to nobody in particular and is reachable
- * only by other unauthenticated callers.
+ * `requestState`, upstream links and subscriptions of a gateway), derived from what
+ * `authenticate` returned. `undefined` means unauthenticated: such state is bound to
+ * nobody in particular and is reachable only by other unauthenticated callers.
  *
  * Preference: `subject` (stable across token refreshes), then a digest of the
  * token (never the token itself: keys may be logged or stored), and only for a
  * caller with neither, `clientId`. A client id names an application, not a user:
  * preferring it would make every user of one app the same principal.
+ *
+ * Qualified by the token's issuer when it names one (`extra.iss`, where the HTTP `auth`
+ * option puts the claims): a subject is unique only within its issuer (OIDC Core §2), so
+ * two trusted authorization servers may give the same `sub` to two people.
+ * Length-prefixed, so no (issuer, subject) pair can spell another's key.
  */
 export function principalOf(auth: AuthInfo | undefined): string | undefined {
+  const principal = unqualified(auth);
+  const issuer = issuerOf(auth);
+  return principal === undefined || issuer === undefined ? principal : `iss:${issuer.length}:${issuer} ${principal}`;
+}
+
+function unqualified(auth: AuthInfo | undefined): string | undefined {
   if (auth === undefined) return undefined;
   if (typeof auth.subject === 'string' && auth.subject !== '') return `sub:${auth.subject}`;
   const token = accessTokenOf(auth);
@@ -27,19 +38,6 @@ export function principalOf(auth: AuthInfo | undefined): string | undefined {
 export function issuerOf(auth: AuthInfo | undefined): string | undefined {
   const iss = auth?.extra?.['iss'];
   return typeof iss === 'string' && iss !== '' ? iss : undefined;
-}
-
-/**
- * `principalOf`, qualified by the token's issuer when it names one: a subject is unique only
- * within its issuer (OIDC Core §2), so two trusted authorization servers may give the same `sub`
- * to two people. What a gateway keys its upstream links and subscriptions by, and what a
- * principal-scoped resource update names. Length-prefixed, so no (issuer, subject) pair can
- * spell another's key.
- */
-export function issuedPrincipalOf(auth: AuthInfo | undefined): string | undefined {
-  const principal = principalOf(auth);
-  const issuer = issuerOf(auth);
-  return principal === undefined || issuer === undefined ? principal : `iss:${issuer.length}:${issuer} ${principal}`;
 }
 
 /**

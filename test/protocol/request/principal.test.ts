@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { issuedPrincipalOf, principalOf, quotaOwnerOf, samePrincipal } from '../../../src/protocol/request/principal.js';
+import { principalOf, quotaOwnerOf, samePrincipal } from '../../../src/protocol/request/principal.js';
 import { isBusEvent, reaches, type BusEvent } from '../../../src/stores/bus.js';
 
 describe('principalOf', () => {
@@ -30,20 +30,20 @@ describe('principalOf', () => {
   });
 });
 
-describe('issuedPrincipalOf', () => {
+describe('principalOf and the token issuer', () => {
   it('qualifies the principal by the token\'s issuer: one sub from two issuers is two principals', () => {
-    const a = issuedPrincipalOf({ subject: 'alice', extra: { iss: 'https://a.example' } });
-    const b = issuedPrincipalOf({ subject: 'alice', extra: { iss: 'https://b.example' } });
+    const a = principalOf({ subject: 'alice', extra: { iss: 'https://a.example' } });
+    const b = principalOf({ subject: 'alice', extra: { iss: 'https://b.example' } });
     expect(a).not.toBe(b);
-    expect(issuedPrincipalOf({ subject: 'alice' })).toBe('sub:alice');
-    expect(issuedPrincipalOf({ subject: 'alice', extra: { iss: 7 } })).toBe('sub:alice');
-    expect(issuedPrincipalOf(undefined)).toBeUndefined();
+    expect(principalOf({ subject: 'alice' })).toBe('sub:alice');
+    expect(principalOf({ subject: 'alice', extra: { iss: 7 } })).toBe('sub:alice');
+    expect(principalOf(undefined)).toBeUndefined();
   });
 
   it('no two (issuer, subject) pairs, with or without an issuer, give the same key', () => {
     const auth = fc.record({ subject: fc.string({ minLength: 1 }), iss: fc.option(fc.string({ minLength: 1 }), { nil: undefined }) });
     fc.assert(fc.property(auth, auth, (x, y) => {
-      const key = (v: typeof x): string | undefined => issuedPrincipalOf({ subject: v.subject, ...(v.iss === undefined ? {} : { extra: { iss: v.iss } }) });
+      const key = (v: typeof x): string | undefined => principalOf({ subject: v.subject, ...(v.iss === undefined ? {} : { extra: { iss: v.iss } }) });
       return (x.subject === y.subject && x.iss === y.iss) === (key(x) === key(y));
     }), { numRuns: 2000 });
   });
