@@ -14,6 +14,7 @@
  */
 import { OpenApiError } from './errors.js';
 import { resolvePointer } from './pointer.js';
+import { presetJson } from '../jsonrpc/preset-json.js';
 
 export type JsonSchema = Record<string, unknown> | boolean;
 
@@ -122,7 +123,11 @@ export class SchemaConverter {
     while (this.#pending.length > 0) {
       const batch = this.#pending;
       this.#pending = [];
-      for (const { ref, def } of batch) def.schema = this.#convert(resolvePointer(this.#root, ref, ref), ref, def.uses, 0);
+      for (const { ref, def } of batch) {
+        const schema = this.#convert(resolvePointer(this.#root, ref, ref), ref, def.uses, 0);
+        // Shared by every tool that reaches it: serialised once per process, spliced into each tools/list (preset-json.ts).
+        def.schema = typeof schema === 'object' ? presetJson(schema) : schema;
+      }
     }
   }
 
@@ -189,10 +194,10 @@ export class SchemaConverter {
           if (Array.isArray(value) && value.every((v) => typeof v === 'string')) out['required'] = [...new Set(value)];
           break;
         case 'array':
-          if (Array.isArray(value)) out[key] = value;
+          if (Array.isArray(value)) out[key] = copyJson(value);
           break;
         case 'any':
-          out[key] = value;
+          out[key] = copyJson(value);
           break;
         case 'pattern':
           if (typeof value === 'string' && validPattern(value)) out['pattern'] = value;
@@ -210,7 +215,7 @@ export class SchemaConverter {
           if (typeof value === 'boolean') out[key] = value;
           break;
         case 'dependentRequired':
-          if (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => Array.isArray(v) && v.every((n) => typeof n === 'string'))) out[key] = value;
+          if (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => Array.isArray(v) && v.every((n) => typeof n === 'string'))) out[key] = copyJson(value);
           break;
         default:
         // OpenAPI-only and unknown keywords are left out.
@@ -226,6 +231,22 @@ export class SchemaConverter {
     if (this.#v30 && s['nullable'] === true) return nullable(out);
     return out;
   }
+}
+
+/**
+ * A copy of a value taken from the document (`enum`, `const`, `default`, …): the converted schemas are
+ * frozen (preset-json.ts), and a document given as an object is its caller's, not ours to freeze.
+ */
+function copyJson(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(copyJson);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = copyJson((value as Record<string, unknown>)[key]);
+    if (key === '__proto__') Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else out[key] = item;
+  }
+  return out;
 }
 
 /** 3.0 `nullable: true`: null is one more allowed value. */
