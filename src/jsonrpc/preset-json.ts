@@ -9,11 +9,15 @@
  * serialiser, structuredClone, property reads) a preset value is the plain object it is.
  */
 
+import type * as BufferModule from 'node:buffer';
+import { nodeBuiltin } from '../util/builtin.js';
+
 const MARK = '\u0000mcpkit:preset-json\u0000';
 /** The placeholder as JSON.stringify writes it; only a string equal to MARK (or such a key) writes the same. */
 const TOKEN = JSON.stringify(MARK);
 
 interface Preset {
+  /** Made on the value's first splice. */
   text?: string;
   bytes?: Uint8Array;
 }
@@ -95,21 +99,30 @@ export function encodeJsonBody(value: unknown): string | Uint8Array {
   const encoded = encodeParts(value);
   if (typeof encoded === 'string') return encoded;
   const { parts, used } = encoded;
+  let presetBytes = 0;
+  for (const preset of used) presetBytes += (preset.bytes ??= encoder.encode(preset.text)).byteLength;
+  const node = nodeBuiltin<typeof BufferModule>('node:buffer');
+  if (node !== undefined) {
+    // One buffer of the exact size, each part written straight into it: no per-part arrays.
+    let size = presetBytes;
+    for (const part of parts) size += node.Buffer.byteLength(part, 'utf8');
+    const out = node.Buffer.allocUnsafe(size);
+    let offset = out.write(parts[0]!, 0, 'utf8');
+    for (let i = 0; i < used.length; i++) {
+      const bytes = used[i]!.bytes!;
+      out.set(bytes, offset);
+      offset += bytes.byteLength;
+      offset += out.write(parts[i + 1]!, offset, 'utf8');
+    }
+    return out;
+  }
   const chunks: Uint8Array[] = [];
-  let size = 0;
+  let size = presetBytes;
   for (let i = 0; i < parts.length; i++) {
-    const part = parts[i]!;
-    if (part.length > 0) {
-      const bytes = encoder.encode(part);
-      chunks.push(bytes);
-      size += bytes.byteLength;
-    }
-    if (i < used.length) {
-      const preset = used[i]!;
-      const bytes = (preset.bytes ??= encoder.encode(preset.text));
-      chunks.push(bytes);
-      size += bytes.byteLength;
-    }
+    const bytes = encoder.encode(parts[i]);
+    chunks.push(bytes);
+    size += bytes.byteLength;
+    if (i < used.length) chunks.push(used[i]!.bytes!);
   }
   const out = new Uint8Array(size);
   let offset = 0;
