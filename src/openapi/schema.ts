@@ -60,6 +60,8 @@ export class SchemaConverter {
   readonly #v30: boolean;
   readonly #defs = new Map<string, Def>();
   readonly #byName = new Map<string, string>();
+  /** Whole schemas converted at the top, by their raw object: a def and every response that ends at it share one result. */
+  readonly #whole = new Map<object, { schema: JsonSchema; uses: Set<string> }>();
   #pending: { ref: string; def: Def }[] = [];
 
   constructor(root: unknown, version: '3.0' | '3.1') {
@@ -82,6 +84,22 @@ export class SchemaConverter {
     const out = this.#convert(schema, at, uses, 0);
     this.#drain();
     return out;
+  }
+
+  /**
+   * convert() of a whole schema, shared: the same raw schema (a component that many responses return)
+   * gives the one frozen result, its parts preset (serialised once), instead of a copy per tool.
+   */
+  convertShared(schema: unknown, at: string, uses: Set<string>): JsonSchema {
+    if (typeof schema !== 'object' || schema === null) return this.convert(schema, at, uses);
+    let whole = this.#whole.get(schema);
+    if (whole === undefined) {
+      const own = new Set<string>();
+      whole = { schema: presetParts(this.convert(schema, at, own)), uses: own };
+      this.#whole.set(schema, whole);
+    }
+    for (const name of whole.uses) uses.add(name);
+    return whole.schema;
   }
 
   /** Attaches the `$defs` reachable from `uses` to `schema` (a boolean schema becomes an object when it needs them). */
@@ -124,9 +142,16 @@ export class SchemaConverter {
       const batch = this.#pending;
       this.#pending = [];
       for (const { ref, def } of batch) {
-        const schema = this.#convert(resolvePointer(this.#root, ref, ref), ref, def.uses, 0);
+        const raw = resolvePointer(this.#root, ref, ref);
+        const whole = typeof raw === 'object' && raw !== null ? this.#whole.get(raw) : undefined;
+        if (whole !== undefined) {
+          def.schema = whole.schema;
+          for (const name of whole.uses) def.uses.add(name);
+          continue;
+        }
         // Shared by every tool that reaches it: serialised once per process, spliced into each tools/list (preset-json.ts).
-        def.schema = typeof schema === 'object' ? presetJson(schema) : schema;
+        def.schema = presetParts(this.#convert(raw, ref, def.uses, 0));
+        if (typeof raw === 'object' && raw !== null) this.#whole.set(raw, { schema: def.schema, uses: def.uses });
       }
     }
   }
@@ -231,6 +256,19 @@ export class SchemaConverter {
     if (this.#v30 && s['nullable'] === true) return nullable(out);
     return out;
   }
+}
+
+/**
+ * A converted schema frozen, preset as a whole (a `$defs` entry) and in its parts: a tool whose schema is
+ * `{ ...shared, $defs }` (a response that is a component) splices the shared `properties` and the like.
+ */
+function presetParts(schema: JsonSchema): JsonSchema {
+  if (typeof schema === 'boolean') return schema;
+  for (const key of Object.keys(schema)) {
+    const value = schema[key];
+    if (typeof value === 'object' && value !== null) presetJson(value);
+  }
+  return presetJson(schema);
 }
 
 /**

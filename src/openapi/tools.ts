@@ -163,7 +163,7 @@ function outputFor(op: OpenApiOperation, converter: SchemaConverter): { schema: 
   const at = `${op.at}/responses`;
   const uses = new Set<string>();
   const target = converter.target(raw, at);
-  const converted = converter.convert(target, at, uses);
+  const converted = converter.convertShared(target, at, uses);
   if (typeof converted === 'object' && converted['type'] === 'object') return { schema: converter.withDefs(converted, uses) as Record<string, unknown>, mode: 'object' };
   const wrapped = { type: 'object', properties: { result: converted }, required: ['result'] };
   return { schema: converter.withDefs(wrapped, uses) as Record<string, unknown>, mode: 'wrapped' };
