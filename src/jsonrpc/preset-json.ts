@@ -35,7 +35,7 @@ function toJSON(this: object): unknown {
   return MARK;
 }
 
-function plainText(value: object): string {
+function plainText(value: unknown): string {
   const outer = met;
   met = undefined;
   try {
@@ -65,20 +65,25 @@ export function presetJson<T extends object>(value: T): T {
 
 /** Parts of the output between placeholders and the presets to put between them, or undefined where none were met. */
 function encodeParts(value: unknown): { parts: string[]; used: Preset[] } | string {
-  const used: Preset[] = [];
+  // Every message passes here: no array per message unless one is nested in another's toJSON.
+  const outer = met;
+  const used = outer === undefined ? reused : [];
+  used.length = 0; // what a serialisation that threw left behind
   met = used;
   let skeleton: string;
   try {
     skeleton = JSON.stringify(value);
   } finally {
-    met = undefined;
+    met = outer;
   }
   if (used.length === 0) return skeleton;
+  const taken = used === reused ? reused.splice(0) : used;
   const parts = skeleton.split(TOKEN);
   // A string or key equal to the placeholder also wrote TOKEN: serialise plainly, nothing spliced.
-  if (parts.length !== used.length + 1) return JSON.stringify(value);
-  return { parts, used };
+  if (parts.length !== taken.length + 1) return plainText(value);
+  return { parts, used: taken };
 }
+const reused: Preset[] = [];
 
 /** JSON.stringify(value), with preset values spliced in. Throws what JSON.stringify throws. */
 export function encodeJson(value: unknown): string {
