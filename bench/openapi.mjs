@@ -34,7 +34,8 @@ if (argv[0] === '--child-load') {
   const listener = await listen(server, { port: 0, host: '127.0.0.1' });
   process.stdout.write(`${JSON.stringify({ url: listener.url })}\n`);
   process.stdin.once('data', () => {
-    process.stdout.write(`${JSON.stringify({ peakRssMB: process.resourceUsage().maxRSS / 1024 })}\n`);
+    const cpu = process.cpuUsage();
+    process.stdout.write(`${JSON.stringify({ peakRssMB: process.resourceUsage().maxRSS / 1024, cpuMs: (cpu.user + cpu.system) / 1000 })}\n`);
     process.exit(0);
   });
 }
@@ -131,9 +132,9 @@ async function loadChild(root) {
   } while (cursor !== undefined);
   const ms = performance.now() - start;
   child.stdin.write('stats\n');
-  const { peakRssMB } = await next();
+  const { peakRssMB, cpuMs } = await next();
   await exited;
-  return { ms, peakRssMB, tools };
+  return { ms, peakRssMB, cpuMs, tools };
 }
 
 async function main() {
@@ -149,7 +150,7 @@ const results = roots.map((root, i) => {
   const hand = median(callRuns[i].map((r) => r.handUs));
   return {
     worktree: root,
-    github: { tools: loads[i][0].tools, firstToolsListMs: Math.round(median(loads[i].map((l) => l.ms))), peakRssMB: Math.round(median(loads[i].map((l) => l.peakRssMB))), runs: loads[i].map((l) => [Math.round(l.ms), Math.round(l.peakRssMB)]) },
+    github: { tools: loads[i][0].tools, firstToolsListMs: Math.round(median(loads[i].map((l) => l.ms))), serverCpuMs: Math.round(median(loads[i].map((l) => l.cpuMs))), peakRssMB: Math.round(median(loads[i].map((l) => l.peakRssMB))), runs: loads[i].map((l) => [Math.round(l.ms), Math.round(l.cpuMs), Math.round(l.peakRssMB)]) },
     perCall: { derivedCpuUs: Math.round(derived), handWrittenCpuUs: Math.round(hand), ratio: Number((derived / hand).toFixed(2)) },
   };
 });
@@ -157,6 +158,7 @@ const first = results[0];
 for (const r of results) {
   r.toFirst = {
     firstToolsListMs: Number((r.github.firstToolsListMs / first.github.firstToolsListMs).toFixed(2)),
+    serverCpuMs: Number((r.github.serverCpuMs / first.github.serverCpuMs).toFixed(2)),
     peakRssMB: Number((r.github.peakRssMB / first.github.peakRssMB).toFixed(2)),
     derivedCpuUs: Number((r.perCall.derivedCpuUs / first.perCall.derivedCpuUs).toFixed(2)),
   };

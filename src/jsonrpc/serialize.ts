@@ -6,6 +6,7 @@
  */
 import { ErrorCode, errorResponseFrom, JsonRpcProtocolError } from './errors.js';
 import { isValidId, type JsonRpcErrorResponse } from './message.js';
+import { encodeJson } from './preset-json.js';
 
 /** A notification or server→client request that cannot be serialised: the caller that sent it gets this error. */
 export class UnserializableMessageError extends TypeError {
@@ -32,7 +33,7 @@ export function unserializableResponse(message: unknown): JsonRpcErrorResponse {
  */
 export function encodeMessage(message: unknown): string {
   try {
-    return JSON.stringify(message);
+    return encodeJson(message);
   } catch {
     return JSON.stringify(unserializableResponse(message));
   }
@@ -41,7 +42,7 @@ export function encodeMessage(message: unknown): string {
 /** A batch answer: only the entries that cannot be serialised are replaced. */
 export function encodeBatch(messages: readonly unknown[]): string {
   try {
-    return JSON.stringify(messages);
+    return encodeJson(messages);
   } catch {
     return `[${messages.map(encodeMessage).join(',')}]`;
   }

@@ -18,18 +18,29 @@ export function asciiJsonText(bytes: Uint8Array): string | undefined {
   const buffers = nodeBuiltin<typeof BufferModule>('node:buffer');
   if (buffers === undefined || typeof buffers.isAscii !== 'function') return undefined;
   const view = buffers.Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const text = view.toString('latin1');
-  if (buffers.isAscii(view)) return text;
-  let faithful = true;
-  // Latin1 offsets are byte offsets; a run of bytes ≥ 0x80 holds whole UTF-8 sequences (ASCII bytes end any), so
-  // decoding it alone gives what decoding the whole text gives there, replacement characters included.
-  const escaped = text.replace(/[\x80-\xff]+/g, (run: string, offset: number) => {
+  if (buffers.isAscii(view)) return view.toString('latin1');
+  // Escaped in the bytes, not in a latin1 string: the one text made is the one parsed (a 13 MB copy less to collect).
+  const pieces: Uint8Array[] = [];
+  let size = 0;
+  let from = 0;
+  for (let i = 0; i < view.length; i++) {
+    if (view[i]! < 0x80) continue;
+    // A run of bytes ≥ 0x80 holds whole UTF-8 sequences (ASCII bytes end any), so decoding it alone gives
+    // what decoding the whole text gives there, replacement characters included.
+    let end = i + 1;
+    while (end < view.length && view[end]! >= 0x80) end++;
     let slashes = 0;
-    while (offset - slashes - 1 >= 0 && text.charCodeAt(offset - slashes - 1) === 0x5c) slashes++;
-    if (slashes % 2 === 1) faithful = false;
-    return escapeUnits(view.toString('utf8', offset, offset + run.length));
-  });
-  return faithful ? escaped : undefined;
+    while (i - slashes - 1 >= 0 && view[i - slashes - 1] === 0x5c) slashes++;
+    if (slashes % 2 === 1) return undefined;
+    const escaped = buffers.Buffer.from(escapeUnits(view.toString('utf8', i, end)), 'latin1');
+    pieces.push(view.subarray(from, i), escaped);
+    size += i - from + escaped.length;
+    from = end;
+    i = end - 1;
+  }
+  pieces.push(view.subarray(from));
+  size += view.length - from;
+  return buffers.Buffer.concat(pieces, size).toString('latin1');
 }
 
 function escapeUnits(text: string): string {

@@ -14,6 +14,7 @@
  */
 import { OpenApiError } from './errors.js';
 import { resolvePointer } from './pointer.js';
+import { presetJson } from '../jsonrpc/preset-json.js';
 
 export type JsonSchema = Record<string, unknown> | boolean;
 
@@ -59,6 +60,8 @@ export class SchemaConverter {
   readonly #v30: boolean;
   readonly #defs = new Map<string, Def>();
   readonly #byName = new Map<string, string>();
+  /** Whole schemas converted at the top, by their raw object: a def and every response that ends at it share one result. */
+  readonly #whole = new Map<object, { schema: JsonSchema; uses: Set<string> }>();
   #pending: { ref: string; def: Def }[] = [];
 
   constructor(root: unknown, version: '3.0' | '3.1') {
@@ -81,6 +84,22 @@ export class SchemaConverter {
     const out = this.#convert(schema, at, uses, 0);
     this.#drain();
     return out;
+  }
+
+  /**
+   * convert() of a whole schema, shared: the same raw schema (a component that many responses return)
+   * gives the one frozen result, its parts preset (serialised once), instead of a copy per tool.
+   */
+  convertShared(schema: unknown, at: string, uses: Set<string>): JsonSchema {
+    if (typeof schema !== 'object' || schema === null) return this.convert(schema, at, uses);
+    let whole = this.#whole.get(schema);
+    if (whole === undefined) {
+      const own = new Set<string>();
+      whole = { schema: presetParts(this.convert(schema, at, own)), uses: own };
+      this.#whole.set(schema, whole);
+    }
+    for (const name of whole.uses) uses.add(name);
+    return whole.schema;
   }
 
   /** Attaches the `$defs` reachable from `uses` to `schema` (a boolean schema becomes an object when it needs them). */
@@ -122,7 +141,18 @@ export class SchemaConverter {
     while (this.#pending.length > 0) {
       const batch = this.#pending;
       this.#pending = [];
-      for (const { ref, def } of batch) def.schema = this.#convert(resolvePointer(this.#root, ref, ref), ref, def.uses, 0);
+      for (const { ref, def } of batch) {
+        const raw = resolvePointer(this.#root, ref, ref);
+        const whole = typeof raw === 'object' && raw !== null ? this.#whole.get(raw) : undefined;
+        if (whole !== undefined) {
+          def.schema = whole.schema;
+          for (const name of whole.uses) def.uses.add(name);
+          continue;
+        }
+        // Shared by every tool that reaches it: serialised once per process, spliced into each tools/list (preset-json.ts).
+        def.schema = presetParts(this.#convert(raw, ref, def.uses, 0));
+        if (typeof raw === 'object' && raw !== null) this.#whole.set(raw, { schema: def.schema, uses: def.uses });
+      }
     }
   }
 
@@ -189,10 +219,10 @@ export class SchemaConverter {
           if (Array.isArray(value) && value.every((v) => typeof v === 'string')) out['required'] = [...new Set(value)];
           break;
         case 'array':
-          if (Array.isArray(value)) out[key] = value;
+          if (Array.isArray(value)) out[key] = copyJson(value);
           break;
         case 'any':
-          out[key] = value;
+          out[key] = copyJson(value);
           break;
         case 'pattern':
           if (typeof value === 'string' && validPattern(value)) out['pattern'] = value;
@@ -210,7 +240,7 @@ export class SchemaConverter {
           if (typeof value === 'boolean') out[key] = value;
           break;
         case 'dependentRequired':
-          if (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => Array.isArray(v) && v.every((n) => typeof n === 'string'))) out[key] = value;
+          if (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => Array.isArray(v) && v.every((n) => typeof n === 'string'))) out[key] = copyJson(value);
           break;
         default:
         // OpenAPI-only and unknown keywords are left out.
@@ -226,6 +256,35 @@ export class SchemaConverter {
     if (this.#v30 && s['nullable'] === true) return nullable(out);
     return out;
   }
+}
+
+/**
+ * A converted schema frozen, preset as a whole (a `$defs` entry) and in its parts: a tool whose schema is
+ * `{ ...shared, $defs }` (a response that is a component) splices the shared `properties` and the like.
+ */
+function presetParts(schema: JsonSchema): JsonSchema {
+  if (typeof schema === 'boolean') return schema;
+  for (const key of Object.keys(schema)) {
+    const value = schema[key];
+    if (typeof value === 'object' && value !== null) presetJson(value);
+  }
+  return presetJson(schema);
+}
+
+/**
+ * A copy of a value taken from the document (`enum`, `const`, `default`, …): the converted schemas are
+ * frozen (preset-json.ts), and a document given as an object is its caller's, not ours to freeze.
+ */
+function copyJson(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(copyJson);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = copyJson((value as Record<string, unknown>)[key]);
+    if (key === '__proto__') Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else out[key] = item;
+  }
+  return out;
 }
 
 /** 3.0 `nullable: true`: null is one more allowed value. */

@@ -163,7 +163,7 @@ function outputFor(op: OpenApiOperation, converter: SchemaConverter): { schema: 
   const at = `${op.at}/responses`;
   const uses = new Set<string>();
   const target = converter.target(raw, at);
-  const converted = converter.convert(target, at, uses);
+  const converted = converter.convertShared(target, at, uses);
   if (typeof converted === 'object' && converted['type'] === 'object') return { schema: converter.withDefs(converted, uses) as Record<string, unknown>, mode: 'object' };
   const wrapped = { type: 'object', properties: { result: converted }, required: ['result'] };
   return { schema: converter.withDefs(wrapped, uses) as Record<string, unknown>, mode: 'wrapped' };
@@ -270,20 +270,33 @@ function callerFor(op: OpenApiOperation, plan: InputPlan, mode: 'object' | 'wrap
     }));
 }
 
-/** Fixed headers by lower-case name, `accept` defaulted; a plain record is copied per call far cheaper than a Headers. */
+/**
+ * Fixed headers by lower-case name, `accept` defaulted; a plain record is copied per call far cheaper than a Headers.
+ * Checked here as Headers would (token names, no CR/LF/NUL in values, outer whitespace trimmed), without making one:
+ * the first Headers loads Node's fetch implementation, 60 ms and 10 MB before the first tools/list needs none of it.
+ */
 function fixedHeadersOf(given: Readonly<Record<string, string>>): Record<string, string> {
+  if (typeof given !== 'object' || given === null || Array.isArray(given)) throw new OpenApiError('headers must be an object of header names to string values');
   const out: Record<string, string> = {};
-  for (const [name, value] of new Headers(given)) out[name] = value; // Headers checks names and values once, here
+  for (const [name, value] of Object.entries(given)) {
+    if (!HEADER_NAME.test(name)) throw new OpenApiError(`headers: ${JSON.stringify(name)} is not a header name`);
+    if (typeof value !== 'string' || /[\r\n\0]/.test(value)) throw new OpenApiError(`headers[${JSON.stringify(name)}] must be a string without CR, LF or NUL`);
+    const key = name.toLowerCase();
+    const trimmed = value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
+    out[key] = Object.hasOwn(out, key) ? `${out[key]}, ${trimmed}` : trimmed;
+  }
   out['accept'] ??= 'application/json, */*;q=0.5';
   return out;
 }
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
 
 function responseHeadersOf(given: readonly string[] | false | undefined): readonly string[] | undefined {
   if (given === false) return undefined;
   if (given === undefined) return DEFAULT_RESPONSE_HEADERS;
   if (!Array.isArray(given) || given.length > MAX_RESPONSE_HEADER_NAMES) throw new OpenApiError(`responseHeaders must be false or an array of at most ${MAX_RESPONSE_HEADER_NAMES} header names`);
   const names = given.map((name: unknown) => {
-    if (typeof name !== 'string' || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/.test(name)) throw new OpenApiError(`responseHeaders: ${JSON.stringify(name)} is not a header name`);
+    if (typeof name !== 'string' || !HEADER_NAME.test(name)) throw new OpenApiError(`responseHeaders: ${JSON.stringify(name)} is not a header name`);
     return name.toLowerCase();
   });
   return [...new Set(names)];

@@ -29,7 +29,7 @@ describe.each(['3.0', '3.1'] as const)('Petstore %s end to end', (version) => {
     tools = await addOpenApiTools(server, version === '3.0' ? stringify(doc) : doc, {
       baseUrl: backend.url,
       credentials: { apiKey: 'key-123', bearer: () => 'upstream-token', basic: { username: 'admin', password: 'pässword' } },
-      headers: { 'user-agent': 'petstore-test' },
+      headers: { 'User-Agent': ' petstore-test\t' }, // names folded and values trimmed, as Headers does
       maxResponseBytes: 16 * 1024,
     });
     listener = await listen(server, { port: 0, host: '127.0.0.1' });

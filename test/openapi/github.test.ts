@@ -8,8 +8,12 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { loadOpenApiDocument, openApiTools, type OpenApiTool } from '../../src/openapi.js';
+import { McpServer } from '../../src/index.js';
+import { listen } from '../../src/http.js';
+import { encodeMessage } from '../../src/jsonrpc/serialize.js';
+import { addOpenApiTools, loadOpenApiDocument, openApiTools, type OpenApiTool } from '../../src/openapi.js';
 import { compileSchema } from '../../src/schema/index.js';
+import { harness } from '../support/wire.js';
 
 const FILE = createRequire(import.meta.url).resolve('@octokit/openapi/generated/api.github.com.json');
 const derive = async (): Promise<OpenApiTool[]> => openApiTools(await loadOpenApiDocument(FILE), { baseUrl: 'https://api.github.com' });
@@ -67,5 +71,38 @@ describe("GitHub's REST API description", () => {
     const text = JSON.stringify(tools.find((t) => t.name === 'repos_get')!.outputSchema);
     expect(text).not.toContain('"nullable"');
     expect(text).toContain('"null"');
+  }, 120_000);
+
+  it('lists over HTTP and stdio exactly what JSON.stringify writes of the answer, valid for the revision', async () => {
+    const server = new McpServer({ name: 'github', version: '1' });
+    await addOpenApiTools(server, FILE, { baseUrl: 'https://api.github.com' });
+    for (const revision of ['2025-11-25', '2025-06-18'] as const) {
+      // The answer as an object, validated against the revision's schema by the harness; its plain JSON.stringify is the old wire output.
+      const wire = harness(server);
+      await wire.initialize(revision);
+      const answer = await wire.send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+      const plain = JSON.stringify(answer);
+      expect(plain.length).toBeGreaterThan(6_000_000);
+      expect(((answer as { result: { tools: unknown[] } }).result.tools).length).toBe(1223);
+      expect(encodeMessage(answer)).toBe(plain); // stdio and the SSE streams serialise through encodeJson
+
+      const listener = await listen(server, { port: 0, host: '127.0.0.1' });
+      try {
+        const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': revision };
+        const post = (body: unknown, extra: Record<string, string> = {}): Promise<Response> => fetch(listener.url, { method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body) });
+        const init = await post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: revision, capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+        const session = { 'mcp-session-id': init.headers.get('mcp-session-id') ?? '' };
+        await init.text();
+        await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).text();
+        for (let round = 0; round < 2; round++) {
+          const response = await post({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, session);
+          const bytes = Buffer.from(await response.arrayBuffer());
+          expect(Number(response.headers.get('content-length'))).toBe(bytes.byteLength);
+          expect(bytes.equals(Buffer.from(plain, 'utf8')), `round ${round}: the HTTP body differs from JSON.stringify of the answer`).toBe(true);
+        }
+      } finally {
+        await listener.close();
+      }
+    }
   }, 120_000);
 });

@@ -171,6 +171,10 @@ describe('upstream client credentials, response headers, timeout', () => {
     expect(() => openApiTools(doc, { baseUrl: apiUrl, credentials })).toThrow(/tokenUrl is on http:\/\/127\.0\.0\.1:\d+, not the API's origin .*give tokenUrl/);
     expect(() => openApiTools(doc, { baseUrl: apiUrl, credentials: { petsAuth: { ...credentials.petsAuth, tokenUrl: tokens.tokenUrl, scope: ['x'] } } as never })).toThrow(/scope.*did you mean `scopes`/);
     expect(() => openApiTools(doc, { baseUrl: apiUrl, responseHeaders: ['bad header'] })).toThrow(/not a header name/);
+    // Fixed headers are checked as Headers would check them, with errors that name the header.
+    expect(() => openApiTools(doc, { baseUrl: apiUrl, headers: { 'bad header': 'x' } })).toThrow(/headers: "bad header" is not a header name/);
+    expect(() => openApiTools(doc, { baseUrl: apiUrl, headers: { 'x-a': 'one\r\nx-b: two' } })).toThrow(/headers\["x-a"\] must be a string without CR, LF or NUL/);
+    expect(() => openApiTools(doc, { baseUrl: apiUrl, headers: { 'x-a': 1 } as never })).toThrow(OpenApiError);
   });
 
   it('reports a refused client secret as an error result naming the token endpoint, not the secret', async () => {

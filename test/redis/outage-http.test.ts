@@ -30,7 +30,7 @@ describe('storeUnavailable (errors.ts)', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 7, error: { code: -32603, message: 'Service unavailable: Shared state is unavailable: Redis is not connected; retry in 2.5 s', data: { retryAfterSeconds: 2.5 } } }),
     });
     expect(storeUnavailable(new StoreUnavailableError('down', 0.01)).headers['retry-after']).toBe('1');
-    expect(JSON.parse(storeUnavailable(new StoreUnavailableError('down')).body!)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Service unavailable: down', data: { retryAfterSeconds: 5 } } });
+    expect(JSON.parse(storeUnavailable(new StoreUnavailableError('down')).body as string)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Service unavailable: down', data: { retryAfterSeconds: 5 } } });
   });
 
   it('retryAfterOf recognises only a -32603 whose data carries a finite retryAfterSeconds', () => {

@@ -8,6 +8,7 @@ import { requestInfoOf } from './client-address.js';
 import { errorResponseFrom, isJsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import type { JsonRpcId, JsonRpcMessage } from '../../jsonrpc/message.js';
 import { encodeBatch, unserializableResponse } from '../../jsonrpc/serialize.js';
+import { encodeJsonBody } from '../../jsonrpc/preset-json.js';
 import { definesSsePriming } from '../../protocol/wire/versions.js';
 import type { AbortSignalLike, AuthInfo, HandleResult, MessageExtra } from '../../protocol/connection.js';
 import type { CallTarget, EngineContext, InflightCall } from './context.js';
@@ -240,12 +241,12 @@ export class PostCall implements InflightCall {
     // A shared store is down: in either era the client is told when to retry.
     const retryAfter = !Array.isArray(result) && 'error' in result ? retryAfterOf(result.error) : undefined;
     if (retryAfter !== undefined) status = 503;
-    let body: string;
+    let body: string | Uint8Array;
     if (Array.isArray(result)) {
       body = encodeBatch(result);
     } else {
       try {
-        body = JSON.stringify(result);
+        body = encodeJsonBody(result);
       } catch {
         // A result or error data that cannot be serialised (deep, cyclic, BigInt): this request fails, nothing else.
         status = 500;

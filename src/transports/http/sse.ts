@@ -5,6 +5,7 @@
  */
 import type { JsonRpcMessage } from '../../jsonrpc/message.js';
 import { unserializableResponse } from '../../jsonrpc/serialize.js';
+import { encodeJson } from '../../jsonrpc/preset-json.js';
 import type { EventLog } from '../../stores/contracts.js';
 import type { ChunkSink, ResponseStream } from './types.js';
 import { unrefTimer } from '../../util/timers.js';
@@ -128,7 +129,7 @@ export class EventStream {
     if (this.finishedFlag) return;
     let data: string;
     try {
-      data = JSON.stringify(message);
+      data = encodeJson(message);
     } catch {
       // A response that cannot be serialised is answered -32603, and that is what the log keeps.
       message = unserializableResponse(message);

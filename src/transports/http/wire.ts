@@ -60,8 +60,8 @@ export interface ResponseStream {
 export interface HttpResponse {
   status: number;
   headers: Record<string, string>;
-  /** A complete body; absent for empty responses and for streams. */
-  body?: string;
+  /** A complete body; absent for empty responses and for streams. Bytes are UTF-8 JSON assembled from preset parts (jsonrpc/preset-json.ts). */
+  body?: string | Uint8Array;
   /** A streamed body (text/event-stream). */
   stream?: ResponseStream;
 }
