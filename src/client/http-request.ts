@@ -39,7 +39,7 @@ export interface HttpEngine {
   close(): void;
 }
 
-const tooLong = (max: number, length?: number): McpTransportError =>
+export const tooLong = (max: number, length?: number): McpTransportError =>
   new McpTransportError('protocol', length === undefined ? `The server's answer is longer than maxMessageBytes (${max})` : `The server's answer is ${length} bytes, more than maxMessageBytes (${max})`);
 
 // ---- fetch ---------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import { isPlainObject } from '../jsonrpc/message.js';
 import { linkedSignal, onAbort } from './abort.js';
 import { McpTransportError } from './errors.js';
 import { fetchEngine, hasNodeHttp, nodeEngine, type HttpEngine, type HttpInit, type HttpReply } from './http-request.js';
+import { wireEngine } from './http1.js';
 import { SseParser } from './sse.js';
 import type { ClientTransport, OutboundInfo, TransportPeer, TransportSink } from './transport.js';
 
@@ -39,7 +40,7 @@ export interface StreamableHttpOptions {
   token?: TokenProvider;
   /** An OAuth provider (`oauth(...)`, `clientCredentials(...)`): asked for each request's credentials, and on 401/403 (one retry). */
   auth?: HttpAuthProvider;
-  /** Default: `node:http` on Node (a keep-alive agent per transport), the global `fetch` elsewhere. */
+  /** Default on Node: a keep-alive HTTP/1.1 client of its own for `http:` (http1.ts) and `node:https` for `https:`; the global `fetch` elsewhere. */
   fetch?: (input: string | URL, init: RequestInit) => Promise<Response>;
   /** Largest JSON body or SSE event accepted (default 16 MiB). */
   maxMessageBytes?: number;
@@ -71,7 +72,7 @@ export class StreamableHttpTransport implements ClientTransport {
     this.url = new URL(url);
     this.#options = options;
     this.#native = options.fetch === undefined && hasNodeHttp;
-    this.#engine = this.#native ? nodeEngine() : fetchEngine(options.fetch ?? ((input, init) => fetch(input, init)));
+    this.#engine = this.#native ? wireEngine(nodeEngine) : fetchEngine(options.fetch ?? ((input, init) => fetch(input, init)));
     this.#max = options.maxMessageBytes ?? DEFAULT_MAX;
   }
 
