@@ -140,8 +140,12 @@ export class StreamableHttpTransport implements ClientTransport {
         return;
       }
       const text = await this.#text(response);
-      if (text.trim() === '') return;
-      this.#deliverJson(text, response.status);
+      if (text.trim() === '') {
+        if (requestId !== undefined) this.#unanswered(requestId, `${this.url.href} answered HTTP ${response.status} with an empty body`);
+        return;
+      }
+      // A JSON answer to a request is its response: one that holds none fails the request at once (it would wait forever).
+      if (!this.#deliverJson(text, response.status, requestId) && requestId !== undefined) this.#unanswered(requestId, `${this.url.href} answered HTTP ${response.status} with JSON that holds no response to request ${JSON.stringify(requestId)}`);
       return;
     }
     const text = await this.#text(response).catch(() => '');
@@ -224,19 +228,33 @@ export class StreamableHttpTransport implements ClientTransport {
     }
   }
 
-  /** A body, at most `maxMessageBytes`. */
+  /** A body, at most `maxMessageBytes`; a connection lost while it is read is the transport's error, as when sending. */
   #text(response: HttpReply): Promise<string> {
-    return response.text(this.#max);
+    return response.text(this.#max).catch((error: unknown) => {
+      if (error instanceof McpTransportError) throw error;
+      throw new McpTransportError(this.#closed.signal.aborted ? 'closed' : 'unreachable', `${this.url.href}: ${(error as Error).message}`, { cause: error });
+    });
   }
 
-  #deliverJson(text: string, status: number): void {
+  /** Delivers every message of a JSON body; true when one of them is the response to `requestId`. */
+  #deliverJson(text: string, status: number, requestId: JsonRpcId | undefined): boolean {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
       throw new McpTransportError('protocol', `${this.url.href} answered HTTP ${status} with a body that is not JSON: ${JSON.stringify(text.slice(0, 200))}`, { status });
     }
-    for (const message of Array.isArray(parsed) ? parsed : [parsed]) this.#sink?.message(message);
+    let answered = false;
+    for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
+      if (isPlainObject(message) && message['id'] === requestId && !('method' in message) && ('result' in message || 'error' in message)) answered = true;
+      this.#sink?.message(message);
+    }
+    return answered;
+  }
+
+  /** Fails the request `id` with a transport error naming what came instead of its answer. */
+  #unanswered(id: JsonRpcId, why: string): void {
+    this.#sink?.message({ jsonrpc: '2.0', id, error: { code: -32603, message: `Transport: ${why}` }, transportFailure: 'protocol' });
   }
 
   /** Delivers an error body that answers `id`; false when it does not. */
