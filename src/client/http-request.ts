@@ -2,7 +2,8 @@
  * One HTTP exchange as the Streamable HTTP transport needs it, over two engines:
  * `node:http` on Node when the caller gave no `fetch` (a keep-alive agent per
  * transport; profiled, fetch's Request/Headers/web-stream machinery was most of
- * the client's CPU per call), and `fetch` (portable, or the caller's own).
+ * the client's CPU per call), and `fetch` (portable, or the caller's own). On Node
+ * the transport sends `http:` URLs through http1.ts instead and `https:` here.
  */
 import type * as NodeHttp from 'node:http';
 import type * as NodeHttps from 'node:https';
