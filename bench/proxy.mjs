@@ -9,13 +9,12 @@
 //   node bench/proxy.mjs [--calls N] [--concurrency C] [--rounds N] [--only http|stdio] [WORKTREE ...]
 // With worktree roots (A/B), each one's gateway (its bin/mcpkit.js and dist/) is measured against
 // the same direct server (this worktree's demo) in the same run; the ratios of each to A are printed.
-import { spawn } from 'node:child_process';
 import http from 'node:http';
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client, StreamableHttpTransport } from '../dist/client.js';
 import { abArgs } from './lib/ab-args.mjs';
+import { BIN, callsAt, childOf, startMcpkit } from './lib/mcpkit-cli.mjs';
+import { cpuMicros } from './lib/proc.mjs';
 
 const { files, num, str } = abArgs(process.argv.slice(2), { known: ['calls', 'concurrency', 'rounds', 'only'] });
 const ONLY = str('only', 'all');
@@ -23,48 +22,20 @@ if (!['all', 'http', 'stdio'].includes(ONLY)) throw new Error(`--only takes http
 const CALLS = num('calls', 2000);
 const CONCURRENCY = num('concurrency', 32);
 const ROUNDS = num('rounds', 5);
-const BIN = fileURLToPath(new URL('../bin/mcpkit.js', import.meta.url));
 const BINS = files.length === 0 ? [BIN] : files.map((f) => path.join(path.resolve(f), 'bin/mcpkit.js'));
-const CLK_TCK = 100;
 const children = [];
 // undici drops a fetch's abort listener when the request is collected, not when it ends: at c=32 the
 // count passes the warning threshold between collections (no leak), and the warnings would drown the result.
 process.removeAllListeners('warning');
 
-function start(args, bin = BIN) {
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk) => {
-      seen += chunk;
-      const match = /on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(seen);
-      if (match) resolve({ child, url: match[1] });
-    });
-    child.once('exit', (code) => reject(new Error(`mcpkit ${args.join(' ')} exited (${code}):\n${seen}`)));
-  });
+async function start(args, bin = BIN) {
+  const started = await startMcpkit(args, { bin });
+  children.push(started.child);
+  return started;
 }
 
-/** CPU seconds (user + system) of a process and its children that were waited for. */
-function cpu(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
-}
-
-/** The pid of the one child process of `parent` (the stdio upstream the gateway spawned). */
-function childOf(parent) {
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent) return Number(entry);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return undefined;
-}
+/** CPU seconds (user + system) of a process. */
+const cpu = (pid) => cpuMicros(pid) / 1e6;
 
 /** A pass-through HTTP hop that counts the JSON-RPC methods POSTed through it (upstream requests). */
 function countingHop(target) {
@@ -110,13 +81,6 @@ async function latencies(c, n) {
   return out.sort((a, b) => a - b);
 }
 
-async function loaded(c, n, concurrency) {
-  let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next++ < n) await c.callTool('test_simple_text');
-  }));
-}
-
 const p50 = (sorted) => sorted[Math.floor(sorted.length / 2)];
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -140,7 +104,7 @@ async function main() {
   const upstreamCpu = builds.map(() => []);
   const cpuPerCall = async (c, pid) => {
     const before = cpu(pid);
-    await loaded(c, CALLS, CONCURRENCY);
+    await callsAt(c, CALLS, CONCURRENCY);
     return ((cpu(pid) - before) / CALLS) * 1e6;
   };
   for (let r = 0; r < ROUNDS; r++) {
@@ -162,7 +126,7 @@ async function main() {
   await counter.callTool('test_simple_text'); // the session's upstream link opens here
   const before = { ...hop.counts };
   const N = 500;
-  await loaded(counter, N, CONCURRENCY);
+  await callsAt(counter, N, CONCURRENCY);
   const delta = Object.fromEntries(Object.entries(hop.counts).map(([m, n]) => [m, n - (before[m] ?? 0)]).filter(([, n]) => n > 0));
   const counted = { proxied_calls: N, upstream_requests: delta, per_call: Object.values(delta).reduce((a, b) => a + b, 0) / N };
   await counter.close();

@@ -486,7 +486,7 @@ export class Client {
         return this.#events.warn(`The server sent a message that is not JSON-RPC (${classified.reason})`);
       case 'response': {
         const message = classified.message;
-        const transportFailure = isPlainObject(raw) && raw['transportFailure'] === true;
+        const failure = isPlainObject(raw) ? raw['transportFailure'] : false, transportFailure = failure === true ? 'unreachable' : failure === 'protocol' ? failure : false;
         if (!this.#requests.settle(message.id, message, transportFailure)) this.#events.warn(`The server answered an unknown request id ${JSON.stringify(message.id)}`);
         return;
       }

@@ -2,7 +2,8 @@
  * One HTTP exchange as the Streamable HTTP transport needs it, over two engines:
  * `node:http` on Node when the caller gave no `fetch` (a keep-alive agent per
  * transport; profiled, fetch's Request/Headers/web-stream machinery was most of
- * the client's CPU per call), and `fetch` (portable, or the caller's own).
+ * the client's CPU per call), and `fetch` (portable, or the caller's own). On Node
+ * the transport sends `http:` URLs through http1.ts instead and `https:` here.
  */
 import type * as NodeHttp from 'node:http';
 import type * as NodeHttps from 'node:https';
@@ -39,7 +40,7 @@ export interface HttpEngine {
   close(): void;
 }
 
-const tooLong = (max: number, length?: number): McpTransportError =>
+export const tooLong = (max: number, length?: number): McpTransportError =>
   new McpTransportError('protocol', length === undefined ? `The server's answer is longer than maxMessageBytes (${max})` : `The server's answer is ${length} bytes, more than maxMessageBytes (${max})`);
 
 // ---- fetch ---------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import { isPlainObject } from '../jsonrpc/message.js';
 import { linkedSignal, onAbort } from './abort.js';
 import { McpTransportError } from './errors.js';
 import { fetchEngine, hasNodeHttp, nodeEngine, type HttpEngine, type HttpInit, type HttpReply } from './http-request.js';
+import { wireEngine } from './http1.js';
 import { SseParser } from './sse.js';
 import type { ClientTransport, OutboundInfo, TransportPeer, TransportSink } from './transport.js';
 
@@ -39,7 +40,7 @@ export interface StreamableHttpOptions {
   token?: TokenProvider;
   /** An OAuth provider (`oauth(...)`, `clientCredentials(...)`): asked for each request's credentials, and on 401/403 (one retry). */
   auth?: HttpAuthProvider;
-  /** Default: `node:http` on Node (a keep-alive agent per transport), the global `fetch` elsewhere. */
+  /** Default on Node: a keep-alive HTTP/1.1 client of its own for `http:` (http1.ts) and `node:https` for `https:`; the global `fetch` elsewhere. */
   fetch?: (input: string | URL, init: RequestInit) => Promise<Response>;
   /** Largest JSON body or SSE event accepted (default 16 MiB). */
   maxMessageBytes?: number;
@@ -71,7 +72,7 @@ export class StreamableHttpTransport implements ClientTransport {
     this.url = new URL(url);
     this.#options = options;
     this.#native = options.fetch === undefined && hasNodeHttp;
-    this.#engine = this.#native ? nodeEngine() : fetchEngine(options.fetch ?? ((input, init) => fetch(input, init)));
+    this.#engine = this.#native ? wireEngine(nodeEngine) : fetchEngine(options.fetch ?? ((input, init) => fetch(input, init)));
     this.#max = options.maxMessageBytes ?? DEFAULT_MAX;
   }
 
@@ -139,8 +140,12 @@ export class StreamableHttpTransport implements ClientTransport {
         return;
       }
       const text = await this.#text(response);
-      if (text.trim() === '') return;
-      this.#deliverJson(text, response.status);
+      if (text.trim() === '') {
+        if (requestId !== undefined) this.#unanswered(requestId, `${this.url.href} answered HTTP ${response.status} with an empty body`);
+        return;
+      }
+      // A JSON answer to a request is its response: one that holds none fails the request at once (it would wait forever).
+      if (!this.#deliverJson(text, response.status, requestId) && requestId !== undefined) this.#unanswered(requestId, `${this.url.href} answered HTTP ${response.status} with JSON that holds no response to request ${JSON.stringify(requestId)}`);
       return;
     }
     const text = await this.#text(response).catch(() => '');
@@ -223,19 +228,33 @@ export class StreamableHttpTransport implements ClientTransport {
     }
   }
 
-  /** A body, at most `maxMessageBytes`. */
+  /** A body, at most `maxMessageBytes`; a connection lost while it is read is the transport's error, as when sending. */
   #text(response: HttpReply): Promise<string> {
-    return response.text(this.#max);
+    return response.text(this.#max).catch((error: unknown) => {
+      if (error instanceof McpTransportError) throw error;
+      throw new McpTransportError(this.#closed.signal.aborted ? 'closed' : 'unreachable', `${this.url.href}: ${(error as Error).message}`, { cause: error });
+    });
   }
 
-  #deliverJson(text: string, status: number): void {
+  /** Delivers every message of a JSON body; true when one of them is the response to `requestId`. */
+  #deliverJson(text: string, status: number, requestId: JsonRpcId | undefined): boolean {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
       throw new McpTransportError('protocol', `${this.url.href} answered HTTP ${status} with a body that is not JSON: ${JSON.stringify(text.slice(0, 200))}`, { status });
     }
-    for (const message of Array.isArray(parsed) ? parsed : [parsed]) this.#sink?.message(message);
+    let answered = false;
+    for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
+      if (isPlainObject(message) && message['id'] === requestId && !('method' in message) && ('result' in message || 'error' in message)) answered = true;
+      this.#sink?.message(message);
+    }
+    return answered;
+  }
+
+  /** Fails the request `id` with a transport error naming what came instead of its answer. */
+  #unanswered(id: JsonRpcId, why: string): void {
+    this.#sink?.message({ jsonrpc: '2.0', id, error: { code: -32603, message: `Transport: ${why}` }, transportFailure: 'protocol' });
   }
 
   /** Delivers an error body that answers `id`; false when it does not. */

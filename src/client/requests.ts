@@ -73,12 +73,13 @@ export class RequestTable {
   }
 
   /** Settles the request a response answers; false when no request has that id. */
-  settle(id: JsonRpcId, response: { result: unknown } | { error: { code: number; message: string; data?: unknown } }, transportFailure: boolean): boolean {
+  /** `transportFailure`: the transport's own answer for a request it could not complete (its kind: the link broke, or the server's answer was malformed). */
+  settle(id: JsonRpcId, response: { result: unknown } | { error: { code: number; message: string; data?: unknown } }, transportFailure: false | 'unreachable' | 'protocol'): boolean {
     const pending = this.#pending.get(id);
     if (pending === undefined) return false;
     if ('error' in response) {
       const { code, message: text, data } = response.error;
-      if (transportFailure) pending.reject(new McpTransportError('unreachable', text));
+      if (transportFailure !== false) pending.reject(new McpTransportError(transportFailure, text));
       else pending.reject(new McpError(pending.method, code, String(text).slice(0, 4096), data));
     } else if (!isPlainObject(response.result)) pending.reject(new McpError(pending.method, ErrorCode.InternalError, 'The server answered with a result that is not an object'));
     else pending.resolve(response.result);

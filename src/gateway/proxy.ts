@@ -186,7 +186,7 @@ class Proxy_ implements McpProxy {
       const seen = new Set<string>();
       let cursor: string | undefined;
       do {
-        const page = await this.#send(link, method, cursor === undefined ? {} : { cursor }, {});
+        const page = await this.#sendUntracked(link, method, cursor === undefined ? {} : { cursor });
         for (const wire of Array.isArray(page[field]) ? (page[field] as unknown[]) : []) {
           const item = isPlainObject(wire) ? make(wire) : undefined;
           if (item !== undefined && items.length < max) items.push(item);
@@ -266,7 +266,7 @@ class Proxy_ implements McpProxy {
     if (client.era !== 'legacy') return link.holdResource(uri, holderOf(ctx));
     if (link.subscriptions.has(uri)) return;
     link.subscriptions.add(uri);
-    await this.#send(link, 'resources/subscribe', { uri }, {});
+    await this.#sendUntracked(link, 'resources/subscribe', { uri });
   }
 
   async unsubscribe(uri: string, ctx: RequestContext | undefined): Promise<void> {
@@ -274,7 +274,7 @@ class Proxy_ implements McpProxy {
     const link = this.#pool.linkFor(ownerOf(ctx));
     if (link.client?.era === 'modern') return link.releaseResource(uri, holderOf(ctx));
     if (!link.subscriptions.delete(uri) || link.client?.era !== 'legacy') return;
-    await this.#send(link, 'resources/unsubscribe', { uri }, {});
+    await this.#sendUntracked(link, 'resources/unsubscribe', { uri });
   }
 
   // ---- one proxied call --------------------------------------------------------------------
@@ -314,22 +314,34 @@ class Proxy_ implements McpProxy {
     return this.#tracked(link, ctx, run);
   }
 
-  /** While `run` is in flight, requests for input and log messages on this link go to `ctx`. */
-  #tracked(link: UpstreamLink, ctx: RequestContext, run: Promise<Json>): Promise<Json> {
+  /**
+   * The one place a link learns what is in flight on it (so it is not idle) and when it was last
+   * used. A call's `ctx` joins `inFlight`, where requests for input and log messages on the link go;
+   * anything else (lists, subscribe) counts in `requests`.
+   */
+  #tracked(link: UpstreamLink, ctx: RequestContext | undefined, run: Promise<Json>): Promise<Json> {
     const inFlight = link.inFlight;
-    inFlight.add(ctx);
+    if (ctx !== undefined) inFlight.add(ctx);
+    else link.requests++;
     const done = (): void => {
-      inFlight.delete(ctx);
-      // Idle from the end of its last call, not the start.
+      if (ctx !== undefined) inFlight.delete(ctx);
+      else link.requests--;
+      // Idle from the end of its last request, not the start.
       link.lastUsed = Date.now();
     };
     return run.then(
       (result) => (done(), result),
       (error: unknown) => {
         done();
-        throw this.#downstreamError(error);
+        // A call's failure is the downstream's answer; a list's or subscription's is handled where it was asked.
+        throw ctx === undefined ? error : this.#downstreamError(error);
       },
     );
+  }
+
+  /** An upstream request on behalf of no downstream call (lists, subscribe): tracked like a call. */
+  #sendUntracked(link: UpstreamLink, method: string, params: Json): Promise<Json> {
+    return this.#tracked(link, undefined, this.#send(link, method, params, {}));
   }
 
   /** Sends one upstream request, counted; the downstream's log level goes with it. */

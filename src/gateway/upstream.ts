@@ -74,8 +74,8 @@ export class UpstreamLink {
   /** Downstream requests in progress on this link, oldest first: where requests for input go. */
   readonly inFlight = new Set<unknown>();
   lastUsed = Date.now();
-  /** Upstream requests of any kind (lists, subscribe) in progress: the link is not idle meanwhile. */
-  #requests = 0;
+  /** Upstream requests other than calls (lists, subscribe, log level) in progress, counted by the proxy: the link is not idle meanwhile. */
+  requests = 0;
   #client: Client | undefined;
   #opening: Promise<Client> | undefined;
   #exits = 0;
@@ -96,7 +96,7 @@ export class UpstreamLink {
 
   /** Whether anything keeps the link from being idle: a call, an upstream request, a connect, a subscription. */
   get busy(): boolean {
-    return this.inFlight.size > 0 || this.#requests > 0 || this.#opening !== undefined || this.subscriptions.size > 0;
+    return this.inFlight.size > 0 || this.requests > 0 || this.#opening !== undefined || this.subscriptions.size > 0;
   }
 
   /** The connected client, opening (or re-opening, after backoff) it when needed. */
@@ -150,34 +150,31 @@ export class UpstreamLink {
 
   /**
    * One upstream request. A legacy session the upstream forgot (404) is re-opened and the request
-   * sent once more; a connection that died under the request fails it with the reason.
+   * sent once more; a connection that died under the request fails it with the reason. Not counted
+   * here: the proxy tracks every request it sends (calls in `inFlight`, the rest in `requests`),
+   * so the connected path is the client's own promise and one catch.
    */
-  async request(method: string, params: Json, options: RequestOptions = {}): Promise<Json> {
-    this.#requests++;
-    try {
-      return await this.#request(method, params, options);
-    } finally {
-      this.#requests--;
-      this.lastUsed = Date.now();
-    }
+  request(method: string, params: Json, options: RequestOptions = {}): Promise<Json> {
+    const client = this.#client;
+    if (client === undefined) return this.connected().then((c) => this.#on(c, method, params, options));
+    return this.#on(client, method, params, options);
   }
 
-  async #request(method: string, params: Json, options: RequestOptions): Promise<Json> {
-    const client = this.#client ?? (await this.connected());
-    try {
-      return (await client.request(method, params, options));
-    } catch (error) {
-      if (error instanceof McpTransportError && error.kind === 'session_expired' && this.#client === client) {
-        this.#client = undefined;
-        void client.close();
-        const again = await this.connected();
-        return (await again.request(method, params, options));
-      }
-      if (error instanceof McpTransportError && (error.kind === 'unreachable' || error.kind === 'closed') && !this.#closed) {
-        throw new UpstreamError(`upstream "${this.#pool.name}" failed during ${method}: ${this.#lastExit ?? error.message}; the next request reconnects`, { cause: error });
-      }
-      throw error;
+  #on(client: Client, method: string, params: Json, options: RequestOptions): Promise<Json> {
+    return client.request(method, params, options).catch((error: unknown) => this.#failed(client, error, method, params, options));
+  }
+
+  async #failed(client: Client, error: unknown, method: string, params: Json, options: RequestOptions): Promise<Json> {
+    if (error instanceof McpTransportError && error.kind === 'session_expired' && this.#client === client) {
+      this.#client = undefined;
+      void client.close();
+      const again = await this.connected();
+      return again.request(method, params, options);
     }
+    if (error instanceof McpTransportError && (error.kind === 'unreachable' || error.kind === 'closed') && !this.#closed) {
+      throw new UpstreamError(`upstream "${this.#pool.name}" failed during ${method}: ${this.#lastExit ?? error.message}; the next request reconnects`, { cause: error });
+    }
+    throw error;
   }
 
   /**

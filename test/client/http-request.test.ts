@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fetchEngine, nodeEngine, type HttpEngine } from '../../src/client/http-request.js';
+import { wireEngine } from '../../src/client/http1.js';
 import { Client, McpTransportError, StreamableHttpTransport } from '../../src/client.js';
 import { listen, type McpHttpListener } from '../../src/adapters/node.js';
 import { createEverythingServer } from '../../examples/everything-server/server.js';
@@ -54,7 +55,7 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-const engines: Record<string, () => HttpEngine> = { 'node:http': nodeEngine, fetch: () => fetchEngine((input, init) => fetch(input, init)) };
+const engines: Record<string, () => HttpEngine> = { 'node:http': nodeEngine, 'http1 (own)': () => wireEngine(nodeEngine), fetch: () => fetchEngine((input, init) => fetch(input, init)) };
 
 describe.each(Object.keys(engines))('the %s engine', (name) => {
   let engine: HttpEngine;

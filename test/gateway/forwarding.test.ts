@@ -93,8 +93,9 @@ describe.each([LEGACY, MODERN] as const)('a proxied tools/call, %s downstream', 
 
 /**
  * A legacy upstream that answers tools/call with garbage: a result that is not an object, a body
- * that is not JSON, or an answer to another id (the call then waits for nothing: its own id never
- * comes, so only the first two are asked here).
+ * that is not JSON, JSON that holds no answer to the call (another id, only a notification, not
+ * JSON-RPC, nothing), a body over the gateway's bound (declared, or streamed chunked), a body cut
+ * off by a closed connection.
  */
 async function hostileUpstream(): Promise<string> {
   const server = http.createServer((req, res) => {
@@ -109,10 +110,33 @@ async function hostileUpstream(): Promise<string> {
       const answer = (result: unknown): void => void res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'hostile' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
       if (message.id === undefined) return void res.writeHead(202).end();
       if (message.method === 'initialize') return answer({ protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'hostile', version: '0' } });
-      if (message.method === 'tools/list') return answer({ tools: ['number', 'text', 'fine'].map((name) => ({ name, inputSchema: { type: 'object' } })) });
+      if (message.method === 'tools/list') return answer({ tools: [...HOSTILE.map(([name]) => name), 'fine'].map((name) => ({ name, inputSchema: { type: 'object' } })) });
       if (message.method !== 'tools/call') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'no' } }));
-      if (message.params?.name === 'number') return answer(42);
-      if (message.params?.name === 'text') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc": "2.0", "id": ');
+      const json = (text: string): void => void res.writeHead(200, { 'content-type': 'application/json' }).end(text);
+      switch (message.params?.name) {
+        case 'number':
+          return answer(42);
+        case 'text':
+          return json('{"jsonrpc": "2.0", "id": ');
+        case 'other_id':
+          return json(JSON.stringify({ jsonrpc: '2.0', id: Number(message.id) + 1000, result: { content: [] } }));
+        case 'notification_only':
+          return json(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'no answer here' } }));
+        case 'not_rpc':
+          return json('{"hello":"world"}');
+        case 'empty':
+          return json('');
+        case 'huge':
+          return json(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'x'.repeat(8192) }] } }));
+        case 'huge_chunked':
+          res.writeHead(200, { 'content-type': 'application/json' });
+          for (let i = 0; i < 8; i++) res.write(i === 0 ? `{"jsonrpc":"2.0","id":${message.id},"result":{"content":[{"type":"text","text":"` : 'x'.repeat(1024));
+          return void res.end('"}]}}');
+        case 'cut':
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+          res.write('{"jsonrpc":"2.0",');
+          return void setTimeout(() => res.destroy(), 5);
+      }
       return answer({ content: [{ type: 'text', text: 'fine' }] });
     });
   });
@@ -121,16 +145,29 @@ async function hostileUpstream(): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
 }
 
+/** What each hostile tool answers, and the error the downstream client gets for it. */
+const HOSTILE: [string, RegExp][] = [
+  ['number', /not an object/],
+  ['text', /body that is not JSON/],
+  ['other_id', /JSON that holds no response to request/],
+  ['notification_only', /JSON that holds no response to request/],
+  ['not_rpc', /JSON that holds no response to request/],
+  ['empty', /with an empty body/],
+  ['huge', /than maxMessageBytes \(4096\)/],
+  ['huge_chunked', /than maxMessageBytes \(4096\)/],
+  ['cut', /closed before the answer was complete/],
+];
+
 describe('a hostile upstream behind the gateway', () => {
-  it.each([LEGACY, MODERN] as const)('%s downstream: a result that is not an object and a body that is not JSON are clear errors; the gateway goes on', async (version) => {
-    const { client, wire } = await checkedClient(await gatewayUrl(await hostileUpstream()), version, cleanup);
-    const number = await client.callTool('number', {}).then(() => undefined, (e: unknown) => e);
-    expect((number as McpError).code).toBe(-32603);
-    expect((number as McpError).message).toMatch(/not an object/);
-    const text = await client.callTool('text', {}).then(() => undefined, (e: unknown) => e);
-    expect((text as McpError).code).toBe(-32603);
-    expect((text as McpError).message).toMatch(/not JSON/);
-    expect(body(await client.callTool('fine', {}))).toEqual({ content: [{ type: 'text', text: 'fine' }] });
+  it.each([LEGACY, MODERN] as const)('%s downstream: every malformed or oversized upstream answer fails its call with a precise -32603; the gateway goes on', async (version) => {
+    const { client, wire } = await checkedClient(await gatewayUrl(await hostileUpstream(), 4096), version, cleanup);
+    for (const [name, why] of HOSTILE) {
+      const error = await client.callTool(name, {}).then(() => undefined, (e: unknown) => e);
+      expect(error, name).toBeInstanceOf(McpError);
+      expect((error as McpError).code, name).toBe(-32603);
+      expect((error as McpError).message, name).toMatch(why);
+      expect(body(await client.callTool('fine', {})), `fine after ${name}`).toEqual({ content: [{ type: 'text', text: 'fine' }] });
+    }
     expect(wire.problems).toEqual([]);
   });
 });

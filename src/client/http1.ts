@@ -1,0 +1,445 @@
+/**
+ * A small HTTP/1.1 client for plain `http:` URLs on Node: each request is one socket write, sockets
+ * are kept alive and pooled per host, and an answer is framed by its content-length or chunked
+ * encoding. Profiled behind the gateway (every proxied call is one upstream POST), node:http's
+ * ClientRequest/IncomingMessage/Agent machinery was the largest share of the gateway's CPU per
+ * call; this does only what the Streamable HTTP transport needs. `https:` goes to `fallback`
+ * (node:https: TLS and its options are its business).
+ */
+import type * as NodeNet from 'node:net';
+import type { Socket } from 'node:net';
+import { nodeBuiltin } from '../util/builtin.js';
+import { tooLong, type HttpEngine, type HttpInit, type HttpReply } from './http-request.js';
+
+/** Longest status line and headers accepted. */
+const MAX_HEAD = 64 * 1024;
+/** A pooled socket unused this long is closed (under Node's server keepAliveTimeout of 5 s, so we close first). */
+const IDLE_MS = 4000;
+/** Idle sockets kept per host. */
+const MAX_IDLE = 256;
+/** Unread body bytes queued before the socket is paused. */
+const HIGH_WATER = 64 * 1024;
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+/** Anything but printable ASCII and the line breaks of the head itself. */
+const NON_ASCII = /[^\t\n\r -~]/;
+const CRLF2 = Buffer.from('\r\n\r\n');
+
+/** The node:http engine's behaviour, over sockets of our own; `fallback` takes every URL that is not `http:`. */
+export function wireEngine(fallback: () => HttpEngine): HttpEngine {
+  const net = nodeBuiltin<typeof NodeNet>('node:net');
+  if (net === undefined) throw new Error('node:net is not available in this runtime');
+  let other: HttpEngine | undefined;
+  const idle = new Map<string, Socket[]>();
+  const live = new Set<Exchange>();
+  let isClosed = false;
+
+  const take = (key: string, host: string, port: number): { socket: Socket; reused: boolean } => {
+    const pool = idle.get(key);
+    while (pool !== undefined && pool.length > 0) {
+      const socket = pool.pop()!;
+      if (socket.destroyed) continue;
+      socket.setTimeout(0);
+      socket.ref();
+      return { socket, reused: true };
+    }
+    const socket = net.connect({ host, port });
+    socket.setNoDelay(true);
+    // Listeners for the socket's whole life: an error between exchanges (a reset while pooled) is
+    // no one's to hear, an idle timeout ends it, and a closed socket leaves the pool.
+    socket.on('error', () => undefined);
+    socket.on('timeout', () => socket.destroy());
+    socket.once('close', () => {
+      const at = idle.get(key)?.indexOf(socket) ?? -1;
+      if (at !== -1) idle.get(key)!.splice(at, 1);
+    });
+    return { socket, reused: false };
+  };
+
+  const release = (key: string, socket: Socket): void => {
+    let pool = idle.get(key);
+    if (isClosed || socket.destroyed || (pool !== undefined && pool.length >= MAX_IDLE)) return void socket.destroy();
+    if (pool === undefined) idle.set(key, (pool = []));
+    pool.push(socket);
+    // A Node object that is not a timer: an idle kept-alive socket must not keep the process alive.
+    socket.unref();
+    socket.setTimeout(IDLE_MS);
+  };
+
+  const attempt = (url: URL, init: HttpInit, retried: boolean): Promise<HttpReply> =>
+    new Promise<HttpReply>((resolve, reject) => {
+      if (isClosed && init.method !== 'DELETE') return reject(new Error('the transport closed'));
+      let head: string;
+      try {
+        head = requestHead(url, init);
+      } catch (error) {
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the header that cannot be sent
+        return reject(error);
+      }
+      const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+      const port = url.port === '' ? 80 : Number(url.port);
+      const key = `${host}:${port}`;
+      const { socket, reused } = take(key, host, port);
+      const exchange = new Exchange(socket, {
+        answered: resolve,
+        failed: (error, bytesSeen) => {
+          // A kept-alive socket the server closed just as we reused it: the request never reached it.
+          if (reused && !retried && !bytesSeen && init.signal?.aborted !== true && !isClosed) return resolve(attempt(url, init, true));
+          reject(error);
+        },
+        done: (reusable) => {
+          live.delete(exchange);
+          if (reusable) release(key, socket);
+          else socket.destroy();
+        },
+      });
+      live.add(exchange);
+      const signal = init.signal;
+      if (signal !== undefined) {
+        if (signal.aborted) return exchange.abort(reason(signal));
+        const onAbort = (): void => exchange.abort(reason(signal));
+        signal.addEventListener('abort', onAbort, { once: true });
+        exchange.onEnd = () => signal.removeEventListener('abort', onAbort);
+      }
+      // Headers are latin1 on the wire, the body UTF-8: one string when the head is ASCII (nearly always).
+      if (!NON_ASCII.test(head)) socket.write(init.body === undefined ? head : head + init.body);
+      else {
+        socket.cork();
+        socket.write(head, 'latin1');
+        if (init.body !== undefined) socket.write(init.body, 'utf8');
+        socket.uncork();
+      }
+    });
+
+  return {
+    send: (url, init) => (url.protocol === 'http:' ? attempt(url, init, false) : (other ??= fallback()).send(url, init)),
+    close: () => {
+      isClosed = true;
+      for (const exchange of live) exchange.abort(new Error('the transport closed'));
+      live.clear();
+      for (const pool of idle.values()) for (const socket of pool.splice(0)) socket.destroy();
+      other?.close();
+    },
+  };
+}
+
+const reason = (signal: AbortSignal): Error => (signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+
+/** Request line and headers (and the body's length), refusing what would break the framing. */
+function requestHead(url: URL, init: HttpInit): string {
+  let head = `${init.method} ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n`;
+  for (const name in init.headers) {
+    const value = init.headers[name]!;
+    if (!TOKEN.test(name)) throw new TypeError(`Header name must be a valid HTTP token: ${JSON.stringify(name)}`);
+    if (BAD_VALUE.test(value)) throw new TypeError(`Invalid character in header content ${JSON.stringify(name)}`);
+    const lower = name.toLowerCase();
+    if (lower === 'host' || lower === 'content-length' || lower === 'transfer-encoding' || lower === 'connection') continue;
+    head += `${name}: ${value}\r\n`;
+  }
+  if (init.body !== undefined) head += `content-length: ${Buffer.byteLength(init.body, 'utf8')}\r\n`;
+  return `${head}\r\n`;
+}
+
+interface ExchangeHooks {
+  answered(reply: HttpReply): void;
+  /** The exchange failed before an answer's head; `bytesSeen`: the server had sent something. */
+  failed(error: Error, bytesSeen: boolean): void;
+  /** The exchange is over; `reusable`: the socket may carry the next one. */
+  done(reusable: boolean): void;
+}
+
+type Framing = { kind: 'length'; left: number } | { kind: 'chunked'; left: number; state: 'size' | 'data' | 'crlf' | 'trailer' } | { kind: 'close' };
+
+/** One request and its answer on one socket: parses the head, frames the body, hands it to the reply. */
+class Exchange {
+  onEnd: (() => void) | undefined;
+  #socket: Socket;
+  #hooks: ExchangeHooks;
+  #pending: Buffer | undefined;
+  #reply: WireReply | undefined;
+  #framing: Framing | undefined;
+  #keepAlive = true;
+  #bytesSeen = false;
+  #over = false;
+  readonly #onData = (chunk: Buffer): void => this.#data(chunk);
+  readonly #onEndOfStream = (): void => this.#closed(undefined);
+  readonly #onError = (error: Error): void => this.#closed(error);
+
+  constructor(socket: Socket, hooks: ExchangeHooks) {
+    this.#socket = socket;
+    this.#hooks = hooks;
+    socket.on('data', this.#onData);
+    socket.on('end', this.#onEndOfStream);
+    socket.on('close', this.#onEndOfStream);
+    socket.on('error', this.#onError);
+  }
+
+  abort(error: Error): void {
+    if (this.#over) return;
+    if (this.#reply === undefined) this.#hooks.failed(error, true);
+    else this.#reply.fail(error);
+    this.#finish(false);
+  }
+
+  /** The reader left before the end: the rest of the body is not read, so the socket goes. */
+  abandon(): void {
+    if (!this.#over) this.#finish(false);
+  }
+
+  pause(): void {
+    this.#socket.pause();
+  }
+
+  resume(): void {
+    if (!this.#over) this.#socket.resume();
+  }
+
+  #finish(reusable: boolean): void {
+    this.#over = true;
+    const socket = this.#socket;
+    socket.off('data', this.#onData).off('end', this.#onEndOfStream).off('close', this.#onEndOfStream).off('error', this.#onError);
+    if (reusable) socket.resume();
+    this.onEnd?.();
+    this.#hooks.done(reusable);
+  }
+
+  #closed(error: Error | undefined): void {
+    if (this.#over) return;
+    if (this.#reply === undefined) {
+      this.#hooks.failed(error ?? new Error('socket hang up'), this.#bytesSeen);
+      return this.#finish(false);
+    }
+    if (this.#framing?.kind === 'close' && error === undefined) {
+      this.#reply.end();
+      return this.#finish(false);
+    }
+    this.#reply.fail(new Error('the connection closed before the answer was complete', error === undefined ? undefined : { cause: error }));
+    this.#finish(false);
+  }
+
+  #data(chunk: Buffer): void {
+    if (this.#over) return;
+    this.#bytesSeen = true;
+    if (this.#reply === undefined) {
+      const buffer = this.#pending === undefined ? chunk : Buffer.concat([this.#pending, chunk]);
+      this.#pending = undefined;
+      const rest = this.#head(buffer);
+      if (this.#over || rest === undefined) return;
+      if (rest.length > 0) this.#body(rest);
+      else if (this.#framing?.kind === 'length' && this.#framing.left === 0) this.#complete(0);
+      return;
+    }
+    this.#body(chunk);
+  }
+
+  /** Parses a head out of `buffer`; returns what follows it, or undefined while it is incomplete. */
+  #head(buffer: Buffer): Buffer | undefined {
+    for (;;) {
+      const end = buffer.indexOf(CRLF2);
+      if (end === -1) {
+        if (buffer.length > MAX_HEAD) this.#protocolError(`the server's answer has more than ${MAX_HEAD} bytes of headers`);
+        else this.#pending = buffer;
+        return undefined;
+      }
+      const lines = buffer.toString('latin1', 0, end).split('\r\n');
+      const status = /^HTTP\/1\.([01]) (\d{3})(?: (.*))?$/.exec(lines[0]!);
+      if (status === null) return void this.#protocolError(`the server did not answer in HTTP/1.1 (${JSON.stringify(lines[0]!.slice(0, 80))})`);
+      const code = Number(status[2]);
+      buffer = buffer.subarray(end + 4);
+      // 1xx (100 Continue, 103 Early Hints): the real answer follows.
+      if (code >= 100 && code < 200) continue;
+      const headers: Record<string, string> = {};
+      for (let i = 1; i < lines.length; i++) {
+        const line = lines[i]!;
+        const colon = line.indexOf(':');
+        if (colon <= 0) return void this.#protocolError(`the server sent a malformed header line (${JSON.stringify(line.slice(0, 80))})`);
+        const name = line.slice(0, colon).trim().toLowerCase();
+        const value = line.slice(colon + 1).trim();
+        headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+      }
+      const connection = (headers['connection'] ?? '').toLowerCase();
+      this.#keepAlive = status[1] === '1' ? !connection.includes('close') : connection.includes('keep-alive');
+      const coding = headers['transfer-encoding'];
+      const length = headers['content-length'];
+      if (code === 204 || code === 304) this.#framing = { kind: 'length', left: 0 };
+      else if (coding !== undefined) {
+        if (!/(?:^|,)\s*chunked\s*$/i.test(coding)) return void this.#protocolError(`the server used a transfer-encoding this client does not read (${JSON.stringify(coding)})`);
+        this.#framing = { kind: 'chunked', left: 0, state: 'size' };
+      } else if (length !== undefined) {
+        const values = new Set(length.split(',').map((v) => v.trim()));
+        const only = [...values][0]!;
+        if (values.size !== 1 || !/^\d{1,15}$/.test(only)) return void this.#protocolError(`the server sent an invalid content-length (${JSON.stringify(length.slice(0, 80))})`);
+        this.#framing = { kind: 'length', left: Number(only) };
+      } else this.#framing = { kind: 'close' };
+      this.#reply = new WireReply(code, status[3] ?? '', headers, this);
+      this.#hooks.answered(this.#reply);
+      return buffer;
+    }
+  }
+
+  #protocolError(message: string): void {
+    const error = new Error(message);
+    if (this.#reply === undefined) this.#hooks.failed(error, true);
+    else this.#reply.fail(error);
+    this.#finish(false);
+  }
+
+  #body(chunk: Buffer): void {
+    const framing = this.#framing!;
+    const reply = this.#reply!;
+    if (framing.kind === 'close') return reply.push(chunk);
+    if (framing.kind === 'length') {
+      if (chunk.length < framing.left) {
+        framing.left -= chunk.length;
+        return reply.push(chunk);
+      }
+      if (framing.left > 0) reply.push(chunk.length === framing.left ? chunk : chunk.subarray(0, framing.left));
+      return this.#complete(chunk.length - framing.left);
+    }
+    this.#chunked(framing, chunk);
+  }
+
+  /** The body is complete; `extra` bytes followed it (a server that answers what was not asked: the socket goes). */
+  #complete(extra: number): void {
+    this.#reply!.end();
+    this.#finish(this.#keepAlive && extra === 0);
+  }
+
+  #chunked(framing: Extract<Framing, { kind: 'chunked' }>, input: Buffer): void {
+    let buffer = this.#pending === undefined ? input : Buffer.concat([this.#pending, input]);
+    this.#pending = undefined;
+    while (buffer.length > 0) {
+      if (framing.state === 'data') {
+        const n = Math.min(framing.left, buffer.length);
+        this.#reply!.push(buffer.subarray(0, n));
+        framing.left -= n;
+        buffer = buffer.subarray(n);
+        if (framing.left === 0) framing.state = 'crlf';
+        continue;
+      }
+      const nl = buffer.indexOf(10);
+      if (nl === -1) {
+        if (buffer.length > 4096) return this.#protocolError('the server sent a chunk-size line longer than 4096 bytes');
+        this.#pending = buffer;
+        return;
+      }
+      const line = buffer.toString('latin1', 0, nl).replace(/\r$/, '');
+      buffer = buffer.subarray(nl + 1);
+      if (framing.state === 'crlf') {
+        if (line !== '') return this.#protocolError('the server sent a chunk that does not end where its size said');
+        framing.state = 'size';
+      } else if (framing.state === 'size') {
+        const size = /^([0-9a-fA-F]{1,12})(?:\s*;.*)?$/.exec(line);
+        if (size === null) return this.#protocolError(`the server sent an invalid chunk size (${JSON.stringify(line.slice(0, 40))})`);
+        framing.left = parseInt(size[1]!, 16);
+        framing.state = framing.left === 0 ? 'trailer' : 'data';
+      } else if (line === '') return this.#complete(buffer.length);
+    }
+  }
+}
+
+/** An answer whose body arrives as the socket reads it; bounded by the reader, paused while unread. */
+class WireReply implements HttpReply {
+  readonly status: number;
+  readonly statusText: string;
+  readonly #headers: Record<string, string>;
+  readonly #exchange: Exchange;
+  #chunks: Buffer[] = [];
+  #queued = 0;
+  #ended = false;
+  #error: Error | undefined;
+  #wake: (() => void) | undefined;
+  #dropped = false;
+
+  constructor(status: number, statusText: string, headers: Record<string, string>, exchange: Exchange) {
+    this.status = status;
+    this.statusText = statusText;
+    this.#headers = headers;
+    this.#exchange = exchange;
+  }
+
+  header(name: string): string | undefined {
+    return this.#headers[name];
+  }
+
+  push(chunk: Buffer): void {
+    if (this.#dropped) return;
+    this.#chunks.push(chunk);
+    this.#queued += chunk.length;
+    if (this.#queued > HIGH_WATER) this.#exchange.pause();
+    this.#wake?.();
+  }
+
+  end(): void {
+    this.#ended = true;
+    this.#wake?.();
+  }
+
+  fail(error: Error): void {
+    if (this.#ended) return;
+    this.#error = error;
+    this.#wake?.();
+  }
+
+  async text(max: number): Promise<string> {
+    const length = Number(this.#headers['content-length'] ?? NaN);
+    if (length > max) {
+      this.#exchange.abandon();
+      throw tooLong(max, length);
+    }
+    let bytes = 0;
+    const parts: Buffer[] = [];
+    for (;;) {
+      for (const chunk of this.#take()) {
+        bytes += chunk.length;
+        if (bytes > max) {
+          this.#exchange.abandon();
+          throw tooLong(max);
+        }
+        parts.push(chunk);
+      }
+      if (this.#error !== undefined) throw this.#error;
+      if (this.#ended) return parts.length === 1 ? parts[0]!.toString('utf8') : Buffer.concat(parts).toString('utf8');
+      await this.#next();
+    }
+  }
+
+  async *texts(): AsyncIterable<string> {
+    const decoder = new TextDecoder();
+    try {
+      for (;;) {
+        for (const chunk of this.#take()) yield decoder.decode(chunk, { stream: true });
+        if (this.#error !== undefined) throw this.#error;
+        if (this.#ended) return;
+        await this.#next();
+      }
+    } finally {
+      if (!this.#ended) this.#exchange.abandon();
+    }
+  }
+
+  async discard(): Promise<void> {
+    this.#dropped = true;
+    this.#chunks = [];
+    if (!this.#ended) this.#exchange.abandon();
+  }
+
+  #take(): Buffer[] {
+    const chunks = this.#chunks;
+    if (chunks.length === 0) return chunks;
+    this.#chunks = [];
+    if (this.#queued > HIGH_WATER) this.#exchange.resume();
+    this.#queued = 0;
+    return chunks;
+  }
+
+  #next(): Promise<void> {
+    return new Promise((resolve) => {
+      this.#wake = () => {
+        this.#wake = undefined;
+        resolve();
+      };
+    });
+  }
+}
