@@ -5,7 +5,9 @@
 // process; this process runs only the client, so its utime + stime (process.cpuUsage) over a
 // phase, divided by the calls, is the client's CPU per call. Rounds interleave the two clients so a
 // noisy minute hits both; the median of the rounds is reported.
-//   node bench/client.bench.mjs [--calls N] [--rounds N] [--only stdio|http] [WORKTREE ...]   (needs dist/: npm run build)
+//   node bench/client.bench.mjs [--calls N] [--rounds N] [--slice N] [--only stdio|http] [WORKTREE ...]   (needs dist/: npm run build)
+// --slice N: every client's session is open at once and the calls go in slices of N, each client in turn
+// (rotated), so a load that comes and goes hits all of them alike; a round is then CALLS calls of each.
 // With worktree roots (A/B), each one's dist/client.js is measured next to the SDK in the same rounds,
 // against this worktree's demo; the ratios of B to A are printed too.
 import { spawn } from 'node:child_process';
@@ -16,7 +18,8 @@ import { StdioClientTransport as SdkStdioTransport } from '@modelcontextprotocol
 import { abArgs } from './lib/ab-args.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const { files, num, str } = abArgs(process.argv.slice(2), { known: ['calls', 'rounds', 'only'] });
+const { files, num, str } = abArgs(process.argv.slice(2), { known: ['calls', 'rounds', 'only', 'slice'] });
+const SLICE = num('slice', 0);
 const CALLS = num('calls', 2000);
 const ROUNDS = num('rounds', 3);
 const ONLY = str('only', 'all');
@@ -73,6 +76,29 @@ async function measure(name, transport, era) {
   return (used.user + used.system) / CALLS;
 }
 
+/** µs of this process's CPU per call for each client, their sessions open side by side, calls in rotated slices. */
+async function measureSliced(transport, era) {
+  const sessions = [];
+  for (const name of names) sessions.push([name, await clients[name].connect(transport, era)]);
+  const used = Object.fromEntries(names.map((n) => [n, 0]));
+  try {
+    for (const [, session] of sessions) for (let i = 0; i < 200; i++) await session.call();
+    for (let done = 0, turn = 0; done < CALLS; done += SLICE, turn++) {
+      for (let k = 0; k < sessions.length; k++) {
+        const [name, session] = sessions[(k + turn) % sessions.length];
+        const before = process.cpuUsage();
+        for (let i = 0; i < SLICE; i++) await session.call();
+        const cpu = process.cpuUsage(before);
+        used[name] += cpu.user + cpu.system;
+      }
+    }
+  } finally {
+    for (const [, session] of sessions) await session.close();
+  }
+  const calls = Math.ceil(CALLS / SLICE) * SLICE;
+  return Object.fromEntries(names.map((n) => [n, used[n] / calls]));
+}
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const http = await httpServer();
 const rows = [];
@@ -85,7 +111,12 @@ try {
   ].filter(([, transport]) => ONLY === 'all' || (ONLY === 'stdio') === (transport === 'stdio'));
   for (const [label, transport, era] of cells) {
     const samples = Object.fromEntries(names.map((n) => [n, []]));
-    for (let r = 0; r < ROUNDS; r++) for (const name of r % 2 === 0 ? names : [...names].reverse()) samples[name].push(await measure(name, transport, era));
+    for (let r = 0; r < ROUNDS; r++) {
+      if (SLICE > 0) {
+        const round = await measureSliced(transport, era);
+        for (const name of names) samples[name].push(round[name]);
+      } else for (const name of r % 2 === 0 ? names : [...names].reverse()) samples[name].push(await measure(name, transport, era));
+    }
     const theirs = median(samples['sdk v2']);
     const first = median(samples[ours[0]]);
     const cols = ours.map((n) => {
@@ -98,6 +129,6 @@ try {
 } finally {
   http.stop();
 }
-console.log(`client CPU per tools/call (${TOOL}), median of ${ROUNDS} rounds of ${CALLS} calls, µs\n`);
+console.log(`client CPU per tools/call (${TOOL}), median of ${ROUNDS} rounds of ${CALLS} calls${SLICE > 0 ? ` (in rotated slices of ${SLICE})` : ''}, µs\n`);
 console.log(`| transport, revision | ${ours.map((n) => `${n} (× SDK)`).join(' | ')} | SDK v2 client |\n|---|${ours.map(() => '---|').join('')}---|`);
 for (const row of rows) console.log(row);

@@ -17,13 +17,13 @@ import { McpError, McpTransportError, ToolResultError } from './errors.js';
 import { Listeners, type Listener } from './events.js';
 import { routingHeaders } from './headers.js';
 import { allPages, ListCache, ToolCatalog } from './lists.js';
-import { capabilitiesOf, checkOptions, type CallToolOptions, type ClientOptions, type Json, type ListOptions, type RequestOptions } from './options.js';
+import { capabilitiesOf, checkOptions, waitOptionsOf, withCursor, type CallToolOptions, type ClientOptions, type Json, type ListOptions, type RequestOptions } from './options.js';
 import { observeNotification, observeRequest, tracingOutboundNotifications, tracingOutboundRequests } from './observe.js';
 import { RequestTable } from './requests.js';
 import { ServerRequests } from './server-requests.js';
 import { ClientSkills } from './skills.js';
 import { ClientTasks, isTaskHandle, parseTask, TASKS_EXTENSION } from './tasks.js';
-import { legacyTaskSupport, taskOrResult, TASKS_REVISION, type LegacyTaskSupport } from './tasks-legacy.js';
+import { legacyTaskSupport, NO_LEGACY_TASKS, taskOrResult, TASKS_REVISION, type LegacyTaskSupport } from './tasks-legacy.js';
 import type { ClientTransport, OutboundInfo } from './transport.js';
 
 export type { ClientTask, TaskDefaults, TaskWaitOptions } from './tasks.js';
@@ -31,6 +31,7 @@ export type { CallToolOptions, ClientOptions, ElicitationHandler, HandlerExtra, 
 
 const MODERN: ProtocolVersion = MODERN_VERSIONS[0];
 const NO_INFO: OutboundInfo = Object.freeze({}); // for a transport that reads no OutboundInfo (stdio)
+const NO_OPTIONS: CallToolOptions = Object.freeze({}); // the default of a call without options (read only, never an object per call)
 
 export class Client {
   #transport: ClientTransport | undefined;
@@ -61,7 +62,14 @@ export class Client {
     this.#capabilities = capabilitiesOf(options);
     this.#modernCapabilities = options.tasks === false ? this.#capabilities : { ...this.#capabilities, extensions: { [TASKS_EXTENSION]: {}, ...this.#capabilities.extensions } };
     this.#events = new Listeners(options.onWarning);
-    this.#requests = new RequestTable(options.maxPendingRequests ?? 1024, (run) => this.#events.safely(run));
+    this.#requests = new RequestTable(options.maxPendingRequests ?? 1024, (run) => this.#events.safely(run), {
+      message: (out, id, progressToken) => {
+        out.onId?.(id);
+        return { jsonrpc: '2.0', id, method: out.method, params: this.#withMeta(out.params, out.options, progressToken, out.tasks) };
+      },
+      info: (out, message, stream) => (out.transport.readsOutboundInfo === false ? NO_INFO : this.#info(out.method, message.params as Json, stream)),
+      cancel: (out, id, reason) => void (out.method !== 'initialize' && this.notify('notifications/cancelled', { requestId: id, reason }).catch(() => undefined)),
+    });
     this.#serverRequests = new ServerRequests(options, (message, method) => this.#reply(message, method));
   }
 
@@ -220,7 +228,7 @@ export class Client {
   /** On a legacy session: what the server's 2025-11-25 `tasks` capability allows (nothing before that revision). */
   #legacyTasks(): LegacyTaskSupport | undefined {
     if (this.#era !== 'legacy') return undefined;
-    return this.#version === TASKS_REVISION ? legacyTaskSupport(this.#server.capabilities) : { toolCalls: false, list: false, cancel: false };
+    return this.#version === TASKS_REVISION ? legacyTaskSupport(this.#server.capabilities) : NO_LEGACY_TASKS;
   }
 
   // ---- what a server offers --------------------------------------------------------------
@@ -270,19 +278,18 @@ export class Client {
    * unless `throwOnError`. `structuredContent` is checked against the
    * `outputSchema` of the listed tool.
    */
-  async callTool(name: string, args?: Json, options: CallToolOptions = {}): Promise<McpToolResult> {
-    const { create, ttlMs, ...wait } = options.task ?? {};
+  async callTool(name: string, args?: Json, options: CallToolOptions = NO_OPTIONS): Promise<McpToolResult> {
+    const task = options.task;
     const params: Json = args === undefined ? { name } : { name, arguments: args };
     // 2025-11-25: the client asks for the task (a required tool, or the caller's create).
-    const legacyTask = this.tasks.callsAsTask(name, create === true);
-    if (legacyTask) params['task'] = ttlMs === undefined ? {} : { ttl: ttlMs };
+    const legacyTask = this.tasks.callsAsTask(name, task?.create === true);
+    if (legacyTask) params['task'] = task?.ttlMs === undefined ? {} : { ttl: task.ttlMs };
     const answer = await this.#request('tools/call', params, options, true);
-    const waitOptions = { ...wait, ...(options.signal === undefined ? {} : { signal: options.signal }) };
     let result = answer as unknown as McpToolResult;
     // A tool that runs as a task: awaited here, so calling code is the same either way.
     const created = legacyTask ? taskOrResult(answer) : undefined;
-    if (created !== undefined) result = await this.tasks.result(created, waitOptions);
-    else if (this.#era === 'modern' && isTaskHandle(result)) result = await this.tasks.result(parseTask(result, result.taskId, 'tools/call'), waitOptions);
+    if (created !== undefined) result = await this.tasks.result(created, waitOptionsOf(options));
+    else if (this.#era === 'modern' && isTaskHandle(result)) result = await this.tasks.result(parseTask(result, result.taskId, 'tools/call'), waitOptionsOf(options));
     if (result.isError === true) {
       if (options.throwOnError === true) throw new ToolResultError(name, result);
       return result;
@@ -357,12 +364,19 @@ export class Client {
    * capabilities and client info, and input-required rounds are answered with
    * the handlers and retried until the result is complete.
    */
-  request(method: string, params: Json = {}, options: RequestOptions = {}): Promise<McpResult> {
+  request(method: string, params: Json = {}, options: RequestOptions = NO_OPTIONS): Promise<McpResult> {
     return this.#request(method, params, options, false);
   }
 
   /** `tasks`: declare the tasks extension (callTool and client.tasks, which can await a task handle; a raw request cannot). */
-  async #request(method: string, params: Json, options: RequestOptions, tasks: boolean): Promise<McpResult> {
+  #request(method: string, params: Json, options: RequestOptions, tasks: boolean): Promise<McpResult> {
+    // A legacy session has no input rounds and no version retry: one request, no async frame of its own.
+    if (this.#era === 'legacy') return this.#requestOnce(method, params, options, tasks);
+    return this.#rounds(method, params, options, tasks);
+  }
+
+  /** 2026-07-28: input-required rounds (MRTR) and the one retry on an unsupported protocol version. */
+  async #rounds(method: string, params: Json, options: RequestOptions, tasks: boolean): Promise<McpResult> {
     const rounds = this.#options.maxInputRounds ?? 10;
     let current = params;
     let versionRetried = false;
@@ -448,22 +462,9 @@ export class Client {
 
   /** `onId`: an observer learns the request's JSON-RPC id. */
   #send(transport: ClientTransport, method: string, params: Json, options: RequestOptions, tasks: boolean, onId: ((id: number) => void) | undefined): Promise<Json> {
+    const timeoutMs = options.timeoutMs ?? this.#options.requestTimeoutMs ?? 60_000;
     // 2026-07-28 over HTTP cancels by closing the request's stream; everything else by notifications/cancelled.
-    return this.#requests.start({
-      method,
-      options,
-      timeoutMs: options.timeoutMs ?? this.#options.requestTimeoutMs ?? 60_000,
-      streamed: this.#era === 'modern' && transport.readsOutboundInfo !== false,
-      build: (id, progressToken, stream) => {
-        onId?.(id);
-        const body = this.#withMeta(params, options, progressToken, tasks);
-        return { message: { jsonrpc: '2.0', id, method, params: body }, info: transport.readsOutboundInfo === false ? NO_INFO : this.#info(method, body, stream) };
-      },
-      send: (message, info) => transport.send(message, info),
-      cancel: (id, reason) => {
-        if (method !== 'initialize') this.notify('notifications/cancelled', { requestId: id, reason }).catch(() => undefined);
-      },
-    });
+    return this.#requests.start({ method, params, options, timeoutMs, streamed: this.#era === 'modern' && transport.readsOutboundInfo !== false, tasks, transport, onId });
   }
 
   async #list(method: string, options: ListOptions): Promise<Json> {
@@ -516,8 +517,4 @@ export class Client {
     if (!this.#closed) this.#events.emit('close', { message: reason.message });
     this.#closed = true;
   }
-}
-
-function withCursor(options: RequestOptions | undefined, cursor: string | undefined): ListOptions {
-  return { ...options, ...(cursor === undefined ? {} : { cursor }) };
 }

@@ -14,28 +14,42 @@ export interface Expiring {
 }
 
 class Lane {
-  entries: Expiring[] = [];
+  /** Slots [head, tail) are in use; storage past tail is kept, so calls one after another allocate nothing here. */
+  entries: (Expiring | undefined)[] = [];
   deadlines: number[] = [];
   head = 0;
+  tail = 0;
+
+  push(entry: Expiring, deadline: number): void {
+    this.entries[this.tail] = entry;
+    this.deadlines[this.tail++] = deadline;
+  }
 
   /** Drops the stale slots at the front; the live head's deadline, or undefined. */
   front(): number | undefined {
     const { entries, deadlines } = this;
-    while (this.head < entries.length && entries[this.head]!.deadline !== deadlines[this.head]) this.head++;
-    if (this.head === entries.length) {
-      entries.length = 0;
-      deadlines.length = 0;
-      this.head = 0;
+    while (this.head < this.tail && entries[this.head]!.deadline !== deadlines[this.head]) entries[this.head++] = undefined;
+    if (this.head === this.tail) {
+      this.head = this.tail = 0;
       return undefined;
     }
-    if (this.head > 1024 && this.head * 2 > entries.length) this.#compact();
+    if (this.head > 1024 && this.head * 2 > this.tail) this.#compact();
     return deadlines[this.head];
+  }
+
+  /** Nothing is armed: the slots let go of their requests (a large storage goes too). */
+  reset(): void {
+    if (this.entries.length > 1024) {
+      this.entries = [];
+      this.deadlines = [];
+    } else for (let i = this.head; i < this.tail; i++) this.entries[i] = undefined;
+    this.head = this.tail = 0;
   }
 
   #compact(): void {
     const entries: Expiring[] = [];
     const deadlines: number[] = [];
-    for (let i = this.head; i < this.entries.length; i++) {
+    for (let i = this.head; i < this.tail; i++) {
       if (this.entries[i]!.deadline !== this.deadlines[i]) continue;
       entries.push(this.entries[i]!);
       deadlines.push(this.deadlines[i]!);
@@ -43,6 +57,7 @@ class Lane {
     this.entries = entries;
     this.deadlines = deadlines;
     this.head = 0;
+    this.tail = entries.length;
   }
 }
 
@@ -58,10 +73,9 @@ export class Deadlines {
     entry.deadline = deadline;
     let lane = this.#lanes.get(timeoutMs);
     if (lane === undefined) this.#lanes.set(timeoutMs, (lane = new Lane()));
-    lane.entries.push(entry);
-    lane.deadlines.push(deadline);
+    lane.push(entry, deadline);
     // A stale slot a lane never reaches again (no more arms, no firing) is bounded by this compaction.
-    if (lane.entries.length > 2048 && lane.entries.length > this.#live * 4) lane.front();
+    if (lane.tail > 2048 && lane.tail > this.#live * 4) lane.front();
     if (deadline < this.#at) this.#schedule(deadline);
   }
 
@@ -70,9 +84,11 @@ export class Deadlines {
     entry.deadline = undefined;
     if (--this.#live > 0) return;
     // Nothing left to time out: the timer no longer keeps the process alive (it stays armed, so one
-    // call after another does not make a timer each), no slot keeps a request.
+    // call after another does not make a timer each), no slot keeps a request. The lanes stay (a new
+    // Lane per call was a tenth of a stdio call's allocation), unless many timeout lengths were used.
     keepAlive(this.#timer, false);
-    this.#lanes.clear();
+    if (this.#lanes.size > 8) this.#lanes.clear();
+    else for (const lane of this.#lanes.values()) lane.reset();
   }
 
   #schedule(at: number): void {

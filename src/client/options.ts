@@ -2,7 +2,7 @@
 import { SUPPORTED_VERSIONS, type ProtocolVersion } from '../protocol/wire/versions.js';
 import type { ClientCapabilities, CreateMessageParams, CreateMessageResult, DiscoverResult, ElicitFormParams, ElicitResult, ElicitUrlParams, Implementation, LoggingLevel, Root } from '../wire-types/index.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
-import type { CallTaskOptions, TaskDefaults } from './task-types.js';
+import type { CallTaskOptions, TaskDefaults, TaskWaitOptions } from './task-types.js';
 
 export type Json = Record<string, unknown>;
 
@@ -134,4 +134,14 @@ export function capabilitiesOf(options: ClientOptions): ClientCapabilities {
     if (e.url !== undefined) caps.elicitation.url = {};
   }
   return { ...caps, ...options.capabilities };
+}
+
+/** How callTool waits for a task it ran: the caller's task options and signal. */
+export function waitOptionsOf(options: CallToolOptions): TaskWaitOptions {
+  const { create: _create, ttlMs: _ttlMs, ...wait } = options.task ?? {};
+  return options.signal === undefined ? wait : { ...wait, signal: options.signal };
+}
+
+export function withCursor(options: RequestOptions | undefined, cursor: string | undefined): ListOptions {
+  return { ...options, ...(cursor === undefined ? {} : { cursor }) };
 }

@@ -9,7 +9,7 @@ import { onAbort as linkAbort } from './abort.js';
 import { Deadlines, type Expiring } from './deadlines.js';
 import { McpError, McpTransportError } from './errors.js';
 import type { Json, RequestOptions } from './options.js';
-import type { OutboundInfo } from './transport.js';
+import { SENT, type ClientTransport, type OutboundInfo } from './transport.js';
 
 interface Pending {
   method: string;
@@ -19,18 +19,28 @@ interface Pending {
   onProgress?: RequestOptions['onProgress'];
 }
 
-/** What one request needs from the client around it. */
+/** One request: what the client gives the table (data only: no closures per request). */
 export interface Outgoing {
   method: string;
+  params: Json;
   options: RequestOptions;
   timeoutMs: number;
-  /** Cancelled by ending its response stream (2026-07-28 over HTTP): `build` gets that stream's signal. */
+  /** Cancelled by ending its response stream (2026-07-28 over HTTP): `info` gets that stream's signal. */
   streamed: boolean;
-  /** The message and its transport facts, once the id and progress token are known. */
-  build(id: number, progressToken: number | undefined, stream: AbortSignal | undefined): { message: JsonRpcRequest; info: OutboundInfo };
-  send(message: JsonRpcRequest, info: OutboundInfo): Promise<void>;
+  /** Declares the tasks extension (see Client#request). */
+  tasks: boolean;
+  transport: ClientTransport;
+  /** An observer learns the request's JSON-RPC id. */
+  onId: ((id: number) => void) | undefined;
+}
+
+/** What the client does around every request, given once: build the message and its transport facts, cancel. */
+export interface Wire {
+  /** The message, once the id and progress token are known. */
+  message(out: Outgoing, id: number, progressToken: number | undefined): JsonRpcRequest;
+  info(out: Outgoing, message: JsonRpcRequest, stream: AbortSignal | undefined): OutboundInfo;
   /** Tells the server the request is abandoned (`notifications/cancelled`). */
-  cancel(id: number, reason: string): void;
+  cancel(out: Outgoing, id: number, reason: string): void;
 }
 
 export class RequestTable {
@@ -42,6 +52,7 @@ export class RequestTable {
   constructor(
     private readonly max: number,
     private readonly safely: (run: () => void) => void,
+    private readonly wire: Wire,
   ) {}
 
   /** Sends a request and settles with its result, or rejects (McpError, McpTransportError). */
@@ -54,21 +65,26 @@ export class RequestTable {
     const progressToken = options.onProgress === undefined ? undefined : id;
     // Aborted to end this request's response stream, where that is how a request is cancelled.
     const stream = out.streamed ? new AbortController() : undefined;
-    const { message, info } = out.build(id, progressToken, stream?.signal);
+    const message = this.wire.message(out, id, progressToken);
+    const info = this.wire.info(out, message, stream?.signal);
     let resolve!: (result: Json) => void;
     let reject!: (error: Error) => void;
     const promise = new Promise<Json>((res, rej) => {
       resolve = res;
       reject = rej;
     });
-    const entry = new InFlight(this.#pending, this.#progress, this.#deadlines, id, out, progressToken, stream, resolve, reject);
+    const entry = new InFlight(this.#pending, this.#progress, this.#deadlines, this.wire, id, out, progressToken, stream, resolve, reject);
     this.#pending.set(id, entry);
     if (progressToken !== undefined) this.#progress.set(progressToken, entry);
     // One listener on a signal shared by many calls, however many there are.
     if (signal !== undefined) entry.unlink = linkAbort(signal, () => entry.aborted(signal));
-    out.send(message, info).catch((error: unknown) => {
-      if (this.#pending.get(id) === entry) entry.reject(error instanceof Error ? error : new McpTransportError('unreachable', String(error)));
-    });
+    const sent = out.transport.send(message, info);
+    // A send that needs no waiting answers with the one settled SENT: nothing to catch, no promise and job per call.
+    if (sent !== SENT) {
+      sent.catch((error: unknown) => {
+        if (this.#pending.get(id) === entry) entry.reject(error instanceof Error ? error : new McpTransportError('unreachable', String(error)));
+      });
+    }
     return promise;
   }
 
@@ -115,6 +131,7 @@ class InFlight implements Pending, Expiring {
     private readonly pending: Map<JsonRpcId, Pending>,
     private readonly progressTable: Map<string | number, Pending>,
     private readonly deadlines: Deadlines,
+    private readonly wire: Wire,
     private readonly id: number,
     private readonly out: Outgoing,
     private readonly progressToken: number | undefined,
@@ -157,7 +174,7 @@ class InFlight implements Pending, Expiring {
 
   #cancel(reason: string): void {
     this.stream?.abort();
-    this.out.cancel(this.id, reason);
+    this.wire.cancel(this.out, this.id, reason);
   }
 
   #cleanup(): void {

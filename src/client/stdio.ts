@@ -4,9 +4,10 @@
  * grace, SIGKILL after another.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { JsonRpcMessage } from '../jsonrpc/message.js';
+import type { Writable } from 'node:stream';
+import { isPlainObject, type JsonRpcMessage } from '../jsonrpc/message.js';
 import { McpTransportError } from './errors.js';
-import type { ClientTransport, TransportPeer, TransportSink } from './transport.js';
+import { SENT, type ClientTransport, type TransportPeer, type TransportSink } from './transport.js';
 
 export interface StdioOptions {
   command: string;
@@ -24,9 +25,6 @@ export interface StdioOptions {
   /** Longest line accepted on stdout (default 16 MiB). */
   maxLineBytes?: number;
 }
-
-/** The answer of a send that needs no waiting (one settled promise for all). */
-const SENT = Promise.resolve();
 
 export class StdioClientTransport implements ClientTransport {
   /** A line on stdin has no headers and no stream of its own: cancelling is `notifications/cancelled`. */
@@ -80,47 +78,81 @@ export class StdioClientTransport implements ClientTransport {
     });
   }
 
+  /**
+   * Lines are cut from the Buffers as they come and each is decoded once (no stream decoder, no
+   * string concatenation per chunk); only a line split across chunks is joined, and that part is
+   * bounded by `maxLineBytes` (its bytes), past which the rest of the line is skipped.
+   */
   #readLines(child: ChildProcess): void {
     const max = this.#options.maxLineBytes ?? 16 * 1024 * 1024;
-    let partial = '';
+    let parts: Buffer[] = [];
+    let size = 0;
     let skipping = false;
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
       let start = 0;
-      for (let nl = chunk.indexOf('\n'); nl !== -1; nl = chunk.indexOf('\n', start)) {
-        const line = partial + chunk.slice(start, nl);
-        partial = '';
-        start = nl + 1;
-        if (skipping) {
-          skipping = false;
-          continue;
+      for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+        if (skipping) skipping = false;
+        else if (size === 0) this.#line(chunk.toString('utf8', start, nl));
+        else {
+          parts.push(chunk.subarray(start, nl));
+          const line = Buffer.concat(parts, size + nl - start).toString('utf8');
+          parts = [];
+          size = 0;
+          this.#line(line);
         }
-        this.#line(line);
+        start = nl + 1;
       }
-      if (!skipping) partial += chunk.slice(start);
-      if (partial.length > max) {
-        partial = '';
+      if (skipping || start === chunk.length) return;
+      parts.push(start === 0 ? chunk : chunk.subarray(start));
+      size += chunk.length - start;
+      if (size > max) {
+        parts = [];
+        size = 0;
         skipping = true;
         this.#sink?.message({ invalid: `a line longer than maxLineBytes (${max}) on the server's stdout` });
       }
     });
   }
 
-  #line(raw: string): void {
-    const line = raw.trim();
-    if (line === '') return;
+  #line(line: string): void {
     let message: unknown;
     try {
+      // JSON.parse skips the whitespace around a value (a CR before the LF too), so no trim per line.
       message = JSON.parse(line);
     } catch {
-      this.#sink?.message({ invalid: `a line that is not JSON on the server's stdout (stdout carries only protocol messages): ${JSON.stringify(line.slice(0, 200))}` });
-      return;
+      message = this.#trimmed(line);
+      if (message === undefined) return;
     }
+    // A response: one request fewer awaiting its answer (see #unanswered).
+    if (this.#unanswered > 0 && isPlainObject(message) && message['id'] !== undefined && message['method'] === undefined) this.#unanswered--;
     this.#sink?.message(message);
+  }
+
+  /** A line JSON.parse refused: blank (skipped), JSON behind whitespace it does not skip (a BOM), or not JSON (reported). */
+  #trimmed(line: string): unknown {
+    const text = line.trim();
+    if (text === '') return undefined;
+    if (text !== line) {
+      try {
+        return JSON.parse(text);
+      } catch {
+        // reported below
+      }
+    }
+    this.#sink?.message({ invalid: `a line that is not JSON on the server's stdout (stdout carries only protocol messages): ${JSON.stringify(text.slice(0, 200))}` });
+    return undefined;
   }
 
   /** Lines sent this event-loop turn, written to stdin as one string at its end (one write, one pipe wake-up). */
   #queued: string | undefined;
   #draining: Promise<void> | undefined;
+  /**
+   * Requests written whose response has not been read (a request never answered keeps it up: that
+   * only means batching). At 0 nothing else is in flight, as with calls one after another: the line
+   * is written at once, without the setImmediate (an Immediate, a check-phase callback and a tick
+   * run per call) that batching costs; with requests in flight, lines of one turn are batched.
+   */
+  #unanswered = 0;
 
   send(message: JsonRpcMessage): Promise<void> {
     const child = this.#child;
@@ -128,10 +160,14 @@ export class StdioClientTransport implements ClientTransport {
       return Promise.reject(new McpTransportError('closed', 'The server process is not running'));
     }
     const line = `${JSON.stringify(message)}\n`;
-    if (this.#queued === undefined) {
+    const request = 'method' in message && 'id' in message;
+    if (this.#queued !== undefined) this.#queued += line;
+    else if (this.#unanswered === 0) this.#write(child.stdin!, line);
+    else {
       this.#queued = line;
       setImmediate(() => this.#flush(child));
-    } else this.#queued += line;
+    }
+    if (request) this.#unanswered++;
     // A full pipe holds the sender back until the child has read (bounded memory, as before).
     return this.#draining ?? SENT;
   }
@@ -139,8 +175,11 @@ export class StdioClientTransport implements ClientTransport {
   #flush(child: ChildProcess): void {
     const text = this.#queued;
     this.#queued = undefined;
-    const stdin = child.stdin!;
-    if (text === undefined || !stdin.writable) return;
+    if (text !== undefined) this.#write(child.stdin!, text);
+  }
+
+  #write(stdin: Writable, text: string): void {
+    if (!stdin.writable) return;
     if (!stdin.write(text) && this.#draining === undefined) {
       this.#draining = new Promise<void>((resolve) => {
         const done = (): void => {

@@ -29,9 +29,20 @@ export interface LegacyTaskSupport {
   cancel: boolean;
 }
 
+export const NO_LEGACY_TASKS: LegacyTaskSupport = Object.freeze({ toolCalls: false, list: false, cancel: false });
+
+// Asked on every callTool of a 2025-11-25 session: worked out once per set of server capabilities.
+const supportOf = new WeakMap<ServerCapabilities, LegacyTaskSupport>();
+
 export function legacyTaskSupport(capabilities: ServerCapabilities): LegacyTaskSupport {
+  let support = supportOf.get(capabilities);
+  if (support === undefined) supportOf.set(capabilities, (support = readLegacyTaskSupport(capabilities)));
+  return support;
+}
+
+function readLegacyTaskSupport(capabilities: ServerCapabilities): LegacyTaskSupport {
   const tasks = (capabilities as Json)['tasks'];
-  if (!isPlainObject(tasks)) return { toolCalls: false, list: false, cancel: false };
+  if (!isPlainObject(tasks)) return NO_LEGACY_TASKS;
   const requests = isPlainObject(tasks['requests']) ? tasks['requests'] : {};
   const tools = isPlainObject(requests['tools']) ? requests['tools'] : {};
   return { toolCalls: isPlainObject(tools['call']), list: isPlainObject(tasks['list']), cancel: isPlainObject(tasks['cancel']) };

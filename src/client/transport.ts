@@ -4,6 +4,9 @@ import type { TransportPeer } from '../protocol/observability/outbound.js';
 
 export type { TransportPeer };
 
+/** What a send that needs no waiting answers: one settled promise for all, which the client need not watch. */
+export const SENT: Promise<void> = Promise.resolve();
+
 export interface TransportSink {
   /** A message from the server (any shape: the client checks it). */
   message(message: unknown): void;
