@@ -11,6 +11,7 @@
 
 import type * as BufferModule from 'node:buffer';
 import { nodeBuiltin } from '../util/builtin.js';
+import { concatBytes } from '../util/bytes.js';
 
 const MARK = '\u0000mcpkit:preset-json\u0000';
 /** The placeholder as JSON.stringify writes it; only a string equal to MARK (or such a key) writes the same. */
@@ -129,11 +130,5 @@ export function encodeJsonBody(value: unknown): string | Uint8Array {
     size += bytes.byteLength;
     if (i < used.length) chunks.push(used[i]!.bytes!);
   }
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
+  return concatBytes(chunks, size);
 }

@@ -6,6 +6,7 @@
 import type * as YamlModule from 'yaml';
 import { OpenApiError } from './errors.js';
 import { asciiJsonText, startsWithBrace } from './json-text.js';
+import { concatBytes } from '../util/bytes.js';
 
 export type OpenApiSource = string | URL | Record<string, unknown>;
 
@@ -113,13 +114,7 @@ export async function readBounded(response: Response, limit: number, onTooLarge:
     chunks.push(value);
   }
   if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
+  return concatBytes(chunks, total);
 }
 
 function tooLarge(size: number | undefined, limit: number): OpenApiError {

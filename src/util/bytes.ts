@@ -32,6 +32,17 @@ export function utf8Encode(text: string): Uint8Array {
   return encoder.encode(text);
 }
 
+/** The chunks one after another in one array of `size` bytes (their summed length). */
+export function concatBytes(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
 export function utf8Decode(bytes: Uint8Array): string {
   return decoder.decode(bytes);
 }
