@@ -61,9 +61,9 @@ describe('the fetch entry on a runtime without Node built-ins', () => {
     const { files } = graph('http.js');
     const builtins = new Set<string>();
     for (const file of files) for (const match of readFileSync(file, 'utf8').matchAll(/["'](node:[a-z_/]+)["']/g)) builtins.add(match[1]!);
-    // Each is looked up, never imported: crypto (hashes), diagnostics_channel (observability), http (listen()),
-    // fs and path (server.skills() reading skill folders, looked up on its first read). The chunk that the server
+    // Each is looked up, never imported: buffer (a spliced preset JSON body written into one buffer, with a
+    // TextEncoder fallback), crypto (hashes), diagnostics_channel (observability), http (listen()), fs and path (server.skills() reading skill folders, looked up on its first read). The chunk that the server
     // entries share now holds the server (the gateway and OpenAPI entries import it too), so http.js sees skills.
-    expect([...builtins].sort()).toEqual(['node:crypto', 'node:diagnostics_channel', 'node:fs', 'node:http', 'node:path']);
+    expect([...builtins].sort()).toEqual(['node:buffer', 'node:crypto', 'node:diagnostics_channel', 'node:fs', 'node:http', 'node:path']);
   });
 });
