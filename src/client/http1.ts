@@ -22,6 +22,8 @@ const HIGH_WATER = 64 * 1024;
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+/** In a head line (its CRLF split off): a control character, a bare CR or LF among them, as llhttp refuses. */
+const CONTROL = /[\0-\x08\x0a-\x1f\x7f]/;
 /** Anything but printable ASCII and the line breaks of the head itself. */
 const NON_ASCII = /[^\t\n\r -~]/;
 const CRLF2 = Buffer.from('\r\n\r\n');
@@ -247,22 +249,32 @@ class Exchange {
       if (status === null) return void this.#protocolError(`the server did not answer in HTTP/1.1 (${JSON.stringify(lines[0]!.slice(0, 80))})`);
       const code = Number(status[2]);
       buffer = buffer.subarray(end + 4);
+      // We never ask to upgrade: what follows a 101 is not HTTP, and must not be read as the answer.
+      if (code === 101) return void this.#protocolError('the server switched protocols (101), which this client never asks for');
       // 1xx (100 Continue, 103 Early Hints): the real answer follows.
       if (code >= 100 && code < 200) continue;
-      const headers: Record<string, string> = {};
+      // No prototype: a header named `constructor` or `__proto__` is a header like any other.
+      const headers = Object.create(null) as Record<string, string>;
       for (let i = 1; i < lines.length; i++) {
         const line = lines[i]!;
         const colon = line.indexOf(':');
-        if (colon <= 0) return void this.#protocolError(`the server sent a malformed header line (${JSON.stringify(line.slice(0, 80))})`);
-        const name = line.slice(0, colon).trim().toLowerCase();
+        // A name that is not a token (a space before the colon, a folded line that starts with one) is
+        // refused, as llhttp does: read leniently, ` content-length: 0` would frame what node:http does not.
+        const name = colon <= 0 ? '' : line.slice(0, colon);
+        if (!TOKEN.test(name)) return void this.#protocolError(`the server sent a malformed header line (${JSON.stringify(line.slice(0, 80))})`);
+        // A bare CR or LF, a NUL: refused here rather than kept (a session id is sent back on every request).
+        if (CONTROL.test(line)) return void this.#protocolError(`the server sent an invalid character in its headers (${JSON.stringify(line.slice(0, 80))})`);
+        const key = name.toLowerCase();
         const value = line.slice(colon + 1).trim();
-        headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+        headers[key] = headers[key] === undefined ? value : `${headers[key]}, ${value}`;
       }
       const connection = (headers['connection'] ?? '').toLowerCase();
       this.#keepAlive = status[1] === '1' ? !connection.includes('close') : connection.includes('keep-alive');
       const coding = headers['transfer-encoding'];
       const length = headers['content-length'];
       if (code === 204 || code === 304) this.#framing = { kind: 'length', left: 0 };
+      // Both: a smuggling attempt or a broken intermediary (RFC 9112 §6.1); llhttp refuses it too.
+      else if (coding !== undefined && length !== undefined) return void this.#protocolError('the server sent both a content-length and a transfer-encoding');
       else if (coding !== undefined) {
         if (!/(?:^|,)\s*chunked\s*$/i.test(coding)) return void this.#protocolError(`the server used a transfer-encoding this client does not read (${JSON.stringify(coding)})`);
         this.#framing = { kind: 'chunked', left: 0, state: 'size' };
