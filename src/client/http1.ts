@@ -42,6 +42,7 @@ export function wireEngine(fallback: () => HttpEngine): HttpEngine {
     while (pool !== undefined && pool.length > 0) {
       const socket = pool.pop()!;
       if (socket.destroyed) continue;
+      socket.off('data', unsolicited);
       socket.setTimeout(0);
       socket.ref();
       return { socket, reused: true };
@@ -64,6 +65,7 @@ export function wireEngine(fallback: () => HttpEngine): HttpEngine {
     if (isClosed || socket.destroyed || (pool !== undefined && pool.length >= MAX_IDLE)) return void socket.destroy();
     if (pool === undefined) idle.set(key, (pool = []));
     pool.push(socket);
+    socket.on('data', unsolicited);
     // A Node object that is not a timer: an idle kept-alive socket must not keep the process alive.
     socket.unref();
     socket.setTimeout(IDLE_MS);
@@ -124,6 +126,14 @@ export function wireEngine(fallback: () => HttpEngine): HttpEngine {
       other?.close();
     },
   };
+}
+
+/**
+ * Bytes on an idle socket answer nothing asked. Dropped, the socket would carry the next request, and
+ * the rest of what the server sent after them would be read as that request's answer: it goes instead.
+ */
+function unsolicited(this: Socket): void {
+  this.destroy();
 }
 
 const reason = (signal: AbortSignal): Error => (signal.reason instanceof Error ? signal.reason : new Error('aborted'));
