@@ -9,6 +9,7 @@
 import type * as NodeNet from 'node:net';
 import type { Socket } from 'node:net';
 import { nodeBuiltin } from '../util/builtin.js';
+import { McpTransportError } from './errors.js';
 import { tooLong, type HttpEngine, type HttpInit, type HttpReply } from './http-request.js';
 
 /** Longest status line and headers accepted. */
@@ -226,7 +227,8 @@ class Exchange {
       this.#reply.end();
       return this.#finish(false);
     }
-    this.#reply.fail(new Error('the connection closed before the answer was complete', error === undefined ? undefined : { cause: error }));
+    // The transport hands a body's error to the caller as it is: a McpTransportError, as the head's are made by the transport.
+    this.#reply.fail(new McpTransportError('unreachable', 'the connection closed before the answer was complete', error === undefined ? {} : { cause: error }));
     this.#finish(false);
   }
 
@@ -301,7 +303,7 @@ class Exchange {
   }
 
   #protocolError(message: string): void {
-    const error = new Error(message);
+    const error = new McpTransportError('protocol', message);
     if (this.#reply === undefined) this.#hooks.failed(error, true);
     else this.#reply.fail(error);
     this.#finish(false);
