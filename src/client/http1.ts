@@ -169,7 +169,11 @@ class Exchange {
   onEnd: (() => void) | undefined;
   #socket: Socket;
   #hooks: ExchangeHooks;
+  /** A chunk-size line still incomplete. */
   #pending: Buffer | undefined;
+  /** A head still incomplete, in a buffer that grows by doubling: sent byte by byte, it costs its length, not its square. */
+  #kept: Buffer | undefined;
+  #keptBytes = 0;
   #reply: WireReply | undefined;
   #framing: Framing | undefined;
   #keepAlive = true;
@@ -236,9 +240,9 @@ class Exchange {
     if (this.#over) return;
     this.#bytesSeen = true;
     if (this.#reply === undefined) {
-      const buffer = this.#pending === undefined ? chunk : Buffer.concat([this.#pending, chunk]);
-      this.#pending = undefined;
-      const rest = this.#head(buffer);
+      // The head's end is looked for in the new bytes (and the 3 before them) only.
+      const from = Math.max(0, this.#keptBytes - 3);
+      const rest = this.#head(this.#keptBytes === 0 ? chunk : this.#keep(chunk), from);
       if (this.#over || rest === undefined) return;
       if (rest.length > 0) this.#body(rest);
       else if (this.#framing?.kind === 'length' && this.#framing.left === 0) this.#complete(0);
@@ -247,15 +251,35 @@ class Exchange {
     this.#body(chunk);
   }
 
-  /** Parses a head out of `buffer`; returns what follows it, or undefined while it is incomplete. */
-  #head(buffer: Buffer): Buffer | undefined {
+  /** Appends `bytes` to the incomplete head; returns all of it. */
+  #keep(bytes: Buffer): Buffer {
+    const need = this.#keptBytes + bytes.length;
+    if (this.#kept === undefined || need > this.#kept.length) {
+      const grown = Buffer.allocUnsafe(Math.max(need, 2 * (this.#kept?.length ?? 0), 1024));
+      this.#kept?.copy(grown, 0, 0, this.#keptBytes);
+      this.#kept = grown;
+    }
+    bytes.copy(this.#kept, this.#keptBytes);
+    this.#keptBytes = need;
+    return this.#kept.subarray(0, need);
+  }
+
+  /** Parses a head out of `buffer` (its end not before `from`); returns what follows it, or undefined while it is incomplete. */
+  #head(buffer: Buffer, from: number): Buffer | undefined {
     for (;;) {
-      const end = buffer.indexOf(CRLF2);
+      const end = buffer.indexOf(CRLF2, from);
+      if (end === -1 ? buffer.length > MAX_HEAD : end > MAX_HEAD) return void this.#protocolError(`the server's answer has more than ${MAX_HEAD} bytes of headers`);
       if (end === -1) {
-        if (buffer.length > MAX_HEAD) this.#protocolError(`the server's answer has more than ${MAX_HEAD} bytes of headers`);
-        else this.#pending = buffer;
+        // Already all that is kept, or a new start (the first bytes, or what followed a 1xx).
+        if (this.#keptBytes !== buffer.length || this.#kept?.buffer !== buffer.buffer || this.#kept.byteOffset !== buffer.byteOffset) {
+          this.#keptBytes = 0;
+          this.#keep(buffer);
+        }
         return undefined;
       }
+      this.#kept = undefined;
+      this.#keptBytes = 0;
+      from = 0;
       const lines = buffer.toString('latin1', 0, end).split('\r\n');
       const status = /^HTTP\/1\.([01]) (\d{3})(?: (.*))?$/.exec(lines[0]!);
       if (status === null) return void this.#protocolError(`the server did not answer in HTTP/1.1 (${JSON.stringify(lines[0]!.slice(0, 80))})`);
