@@ -10,7 +10,8 @@ import type * as NodeNet from 'node:net';
 import type { Socket } from 'node:net';
 import { nodeBuiltin } from '../util/builtin.js';
 import { McpTransportError } from './errors.js';
-import { tooLong, type HttpEngine, type HttpInit, type HttpReply } from './http-request.js';
+import type { HttpEngine, HttpInit, HttpReply } from './http-request.js';
+import { WireReply } from './http1-reply.js';
 
 /** Longest status line and headers accepted. */
 const MAX_HEAD = 64 * 1024;
@@ -18,15 +19,10 @@ const MAX_HEAD = 64 * 1024;
 const IDLE_MS = 4000;
 /** Idle sockets kept per host. */
 const MAX_IDLE = 256;
-/** Pieces of a body read whole joined into one, so many small chunks cost their bytes, not a Buffer each. */
-const JOIN = 1024;
-/** Unread body bytes queued before the socket is paused. */
-const HIGH_WATER = 64 * 1024;
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** A control character (a bare CR or LF among them, in a head line with its CRLF split off): refused both ways, as llhttp does. */
 const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
-/** In a head line (its CRLF split off): a control character, a bare CR or LF among them, as llhttp refuses. */
-const CONTROL = /[\0-\x08\x0a-\x1f\x7f]/;
 /** Anything but printable ASCII and the line breaks of the head itself. */
 const NON_ASCII = /[^\t\n\r -~]/;
 const CRLF2 = Buffer.from('\r\n\r\n');
@@ -301,7 +297,7 @@ class Exchange {
         const name = colon <= 0 ? '' : line.slice(0, colon);
         if (!TOKEN.test(name)) return void this.#protocolError(`the server sent a malformed header line (${JSON.stringify(line.slice(0, 80))})`);
         // A bare CR or LF, a NUL: refused here rather than kept (a session id is sent back on every request).
-        if (CONTROL.test(line)) return void this.#protocolError(`the server sent an invalid character in its headers (${JSON.stringify(line.slice(0, 80))})`);
+        if (BAD_VALUE.test(line)) return void this.#protocolError(`the server sent an invalid character in its headers (${JSON.stringify(line.slice(0, 80))})`);
         const key = name.toLowerCase();
         const value = line.slice(colon + 1).trim();
         headers[key] = headers[key] === undefined ? value : `${headers[key]}, ${value}`;
@@ -386,122 +382,5 @@ class Exchange {
         framing.state = framing.left === 0 ? 'trailer' : 'data';
       } else if (line === '') return this.#complete(buffer.length);
     }
-  }
-}
-
-/** An answer whose body arrives as the socket reads it; bounded by the reader, paused while unread. */
-class WireReply implements HttpReply {
-  readonly status: number;
-  readonly statusText: string;
-  readonly #headers: Record<string, string>;
-  readonly #exchange: Exchange;
-  #chunks: Buffer[] = [];
-  #queued = 0;
-  #ended = false;
-  #error: Error | undefined;
-  #wake: (() => void) | undefined;
-  #dropped = false;
-
-  constructor(status: number, statusText: string, headers: Record<string, string>, exchange: Exchange) {
-    this.status = status;
-    this.statusText = statusText;
-    this.#headers = headers;
-    this.#exchange = exchange;
-  }
-
-  header(name: string): string | undefined {
-    return this.#headers[name];
-  }
-
-  push(chunk: Buffer): void {
-    if (this.#dropped) return;
-    this.#chunks.push(chunk);
-    this.#queued += chunk.length;
-    if (this.#queued > HIGH_WATER) this.#exchange.pause();
-    this.#wake?.();
-  }
-
-  end(): void {
-    this.#ended = true;
-    this.#wake?.();
-  }
-
-  fail(error: Error): void {
-    if (this.#ended) return;
-    this.#error = error;
-    this.#wake?.();
-  }
-
-  async text(max: number): Promise<string> {
-    const length = Number(this.#headers['content-length'] ?? NaN);
-    if (length > max) {
-      this.#exchange.abandon();
-      throw tooLong(max, length);
-    }
-    let bytes = 0;
-    const parts: Buffer[] = [];
-    // Every JOIN pieces become one: a body of one-byte chunks would otherwise be held as a Buffer
-    // (~100 bytes of heap) per byte, 1.6 GB for a 16 MiB bound.
-    let pieces: Buffer[] = [];
-    for (;;) {
-      for (const chunk of this.#take()) {
-        bytes += chunk.length;
-        if (bytes > max) {
-          this.#exchange.abandon();
-          throw tooLong(max);
-        }
-        pieces.push(chunk);
-        if (pieces.length === JOIN) {
-          parts.push(Buffer.concat(pieces));
-          pieces = [];
-        }
-      }
-      if (this.#error !== undefined) throw this.#error;
-      if (this.#ended) {
-        if (parts.length === 0 && pieces.length === 1) return pieces[0]!.toString('utf8');
-        return Buffer.concat(parts.length === 0 ? pieces : [...parts, ...pieces]).toString('utf8');
-      }
-      await this.#next();
-    }
-  }
-
-  async *texts(): AsyncIterable<string> {
-    const decoder = new TextDecoder();
-    try {
-      for (;;) {
-        // One string for what arrived since the last: not one per (perhaps one-byte) chunk.
-        const chunks = this.#take();
-        if (chunks.length > 0) yield decoder.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks), { stream: true });
-        if (this.#error !== undefined) throw this.#error;
-        if (this.#ended) return;
-        await this.#next();
-      }
-    } finally {
-      if (!this.#ended) this.#exchange.abandon();
-    }
-  }
-
-  async discard(): Promise<void> {
-    this.#dropped = true;
-    this.#chunks = [];
-    if (!this.#ended) this.#exchange.abandon();
-  }
-
-  #take(): Buffer[] {
-    const chunks = this.#chunks;
-    if (chunks.length === 0) return chunks;
-    this.#chunks = [];
-    if (this.#queued > HIGH_WATER) this.#exchange.resume();
-    this.#queued = 0;
-    return chunks;
-  }
-
-  #next(): Promise<void> {
-    return new Promise((resolve) => {
-      this.#wake = () => {
-        this.#wake = undefined;
-        resolve();
-      };
-    });
   }
 }
