@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeEngine } from '../../src/client/http-request.js';
 import { wireEngine } from '../../src/client/http1.js';
-import { get, noUnhandledRejections, ok, outcome, Raw, sleep } from './support/raw-http.js';
+import { get, noUnhandledRejections, ok, outcome, Raw, settle, sleep } from './support/raw-http.js';
 
 noUnhandledRejections();
 
@@ -171,7 +171,7 @@ describe('resets, early answers, and aborts', () => {
     expect(await outcome(engine, raw.url('/one'))).toBe('200 early');
     // The server's own answer to /one follows on the socket, now idle: it is closed for it.
     while (raw.requests.length < 1) await sleep(2);
-    await sleep(20);
+    await settle(20);
     expect(await outcome(engine, raw.url('/two'))).toBe('200 own:/two');
     expect(raw.connections).toBe(2);
     expect(await outcome(engine, raw.url('/three'))).toBe('200 own:/three');

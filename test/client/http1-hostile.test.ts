@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeEngine } from '../../src/client/http-request.js';
 import { wireEngine } from '../../src/client/http1.js';
-import { get, hostileServer, noUnhandledRejections, ok, outcome, Raw, sleep, type Request } from './support/raw-http.js';
+import { get, hostileServer, noUnhandledRejections, ok, outcome, Raw, settle, type Request } from './support/raw-http.js';
 
 noUnhandledRejections();
 
@@ -148,7 +148,7 @@ describe('one request’s bytes never become another’s answer', () => {
     }).start();
     const answers = [await outcome(engine, raw.url('/one'))];
     // Let whatever the server sends after its answer arrive on the idle socket before the next request.
-    await sleep(30);
+    await settle(30);
     answers.push(await outcome(engine, raw.url('/two')), await outcome(engine, raw.url('/three')));
     return { raw, answers };
   }
@@ -188,7 +188,7 @@ describe('one request’s bytes never become another’s answer', () => {
     }).start();
     expect(await outcome(engine, raw.url('/one'))).toBe('200 own:/one');
     await evilSent;
-    await sleep(20);
+    await settle(20);
     expect(await outcome(engine, raw.url('/two'))).toBe('200 own:/two');
     expect(raw.connections).toBe(2);
     await raw.close();

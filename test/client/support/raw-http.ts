@@ -94,6 +94,14 @@ export function noUnhandledRejections(): void {
 export const ok = (body: string, extra = ''): string => `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`;
 export const get = (engine: HttpEngine, url: URL, signal?: AbortSignal): Promise<HttpReply> => engine.send(url, { method: 'GET', headers: {}, signal });
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Waits `ms`, then two turns of the event loop: what a server (in this process) wrote before has been
+ * read by the client by then, even when the wait's timer and the server's fired in one timers phase.
+ */
+export async function settle(ms: number): Promise<void> {
+  await sleep(ms);
+  for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
+}
 /** The body of a GET, or the message of why it failed (the head or the body). */
 export const outcome = (engine: HttpEngine, url: URL, max = 1 << 20): Promise<string> =>
   get(engine, url).then(
