@@ -9,7 +9,9 @@
 import type * as NodeNet from 'node:net';
 import type { Socket } from 'node:net';
 import { nodeBuiltin } from '../util/builtin.js';
-import { tooLong, type HttpEngine, type HttpInit, type HttpReply } from './http-request.js';
+import { McpTransportError } from './errors.js';
+import type { HttpEngine, HttpInit, HttpReply } from './http-request.js';
+import { WireReply } from './http1-reply.js';
 
 /** Longest status line and headers accepted. */
 const MAX_HEAD = 64 * 1024;
@@ -17,10 +19,9 @@ const MAX_HEAD = 64 * 1024;
 const IDLE_MS = 4000;
 /** Idle sockets kept per host. */
 const MAX_IDLE = 256;
-/** Unread body bytes queued before the socket is paused. */
-const HIGH_WATER = 64 * 1024;
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** A control character (a bare CR or LF among them, in a head line with its CRLF split off): refused both ways, as llhttp does. */
 const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 /** Anything but printable ASCII and the line breaks of the head itself. */
 const NON_ASCII = /[^\t\n\r -~]/;
@@ -40,6 +41,7 @@ export function wireEngine(fallback: () => HttpEngine): HttpEngine {
     while (pool !== undefined && pool.length > 0) {
       const socket = pool.pop()!;
       if (socket.destroyed) continue;
+      socket.off('data', unsolicited);
       socket.setTimeout(0);
       socket.ref();
       return { socket, reused: true };
@@ -62,6 +64,7 @@ export function wireEngine(fallback: () => HttpEngine): HttpEngine {
     if (isClosed || socket.destroyed || (pool !== undefined && pool.length >= MAX_IDLE)) return void socket.destroy();
     if (pool === undefined) idle.set(key, (pool = []));
     pool.push(socket);
+    socket.on('data', unsolicited);
     // A Node object that is not a timer: an idle kept-alive socket must not keep the process alive.
     socket.unref();
     socket.setTimeout(IDLE_MS);
@@ -124,6 +127,14 @@ export function wireEngine(fallback: () => HttpEngine): HttpEngine {
   };
 }
 
+/**
+ * Bytes on an idle socket answer nothing asked. Dropped, the socket would carry the next request, and
+ * the rest of what the server sent after them would be read as that request's answer: it goes instead.
+ */
+function unsolicited(this: Socket): void {
+  this.destroy();
+}
+
 const reason = (signal: AbortSignal): Error => (signal.reason instanceof Error ? signal.reason : new Error('aborted'));
 
 /** Request line and headers (and the body's length), refusing what would break the framing. */
@@ -156,7 +167,11 @@ class Exchange {
   onEnd: (() => void) | undefined;
   #socket: Socket;
   #hooks: ExchangeHooks;
+  /** A chunk-size line still incomplete. */
   #pending: Buffer | undefined;
+  /** A head still incomplete, in a buffer that grows by doubling: sent byte by byte, it costs its length, not its square. */
+  #kept: Buffer | undefined;
+  #keptBytes = 0;
   #reply: WireReply | undefined;
   #framing: Framing | undefined;
   #keepAlive = true;
@@ -214,7 +229,8 @@ class Exchange {
       this.#reply.end();
       return this.#finish(false);
     }
-    this.#reply.fail(new Error('the connection closed before the answer was complete', error === undefined ? undefined : { cause: error }));
+    // The transport hands a body's error to the caller as it is: a McpTransportError, as the head's are made by the transport.
+    this.#reply.fail(new McpTransportError('unreachable', 'the connection closed before the answer was complete', error === undefined ? {} : { cause: error }));
     this.#finish(false);
   }
 
@@ -222,9 +238,9 @@ class Exchange {
     if (this.#over) return;
     this.#bytesSeen = true;
     if (this.#reply === undefined) {
-      const buffer = this.#pending === undefined ? chunk : Buffer.concat([this.#pending, chunk]);
-      this.#pending = undefined;
-      const rest = this.#head(buffer);
+      // The head's end is looked for in the new bytes (and the 3 before them) only.
+      const from = Math.max(0, this.#keptBytes - 3);
+      const rest = this.#head(this.#keptBytes === 0 ? chunk : this.#keep(chunk), from);
       if (this.#over || rest === undefined) return;
       if (rest.length > 0) this.#body(rest);
       else if (this.#framing?.kind === 'length' && this.#framing.left === 0) this.#complete(0);
@@ -233,36 +249,66 @@ class Exchange {
     this.#body(chunk);
   }
 
-  /** Parses a head out of `buffer`; returns what follows it, or undefined while it is incomplete. */
-  #head(buffer: Buffer): Buffer | undefined {
+  /** Appends `bytes` to the incomplete head; returns all of it. */
+  #keep(bytes: Buffer): Buffer {
+    const need = this.#keptBytes + bytes.length;
+    if (this.#kept === undefined || need > this.#kept.length) {
+      const grown = Buffer.allocUnsafe(Math.max(need, 2 * (this.#kept?.length ?? 0), 1024));
+      this.#kept?.copy(grown, 0, 0, this.#keptBytes);
+      this.#kept = grown;
+    }
+    bytes.copy(this.#kept, this.#keptBytes);
+    this.#keptBytes = need;
+    return this.#kept.subarray(0, need);
+  }
+
+  /** Parses a head out of `buffer` (its end not before `from`); returns what follows it, or undefined while it is incomplete. */
+  #head(buffer: Buffer, from: number): Buffer | undefined {
     for (;;) {
-      const end = buffer.indexOf(CRLF2);
+      const end = buffer.indexOf(CRLF2, from);
+      if (end === -1 ? buffer.length > MAX_HEAD : end > MAX_HEAD) return void this.#protocolError(`the server's answer has more than ${MAX_HEAD} bytes of headers`);
       if (end === -1) {
-        if (buffer.length > MAX_HEAD) this.#protocolError(`the server's answer has more than ${MAX_HEAD} bytes of headers`);
-        else this.#pending = buffer;
+        // Already all that is kept, or a new start (the first bytes, or what followed a 1xx).
+        if (this.#keptBytes !== buffer.length || this.#kept?.buffer !== buffer.buffer || this.#kept.byteOffset !== buffer.byteOffset) {
+          this.#keptBytes = 0;
+          this.#keep(buffer);
+        }
         return undefined;
       }
+      this.#kept = undefined;
+      this.#keptBytes = 0;
+      from = 0;
       const lines = buffer.toString('latin1', 0, end).split('\r\n');
       const status = /^HTTP\/1\.([01]) (\d{3})(?: (.*))?$/.exec(lines[0]!);
       if (status === null) return void this.#protocolError(`the server did not answer in HTTP/1.1 (${JSON.stringify(lines[0]!.slice(0, 80))})`);
       const code = Number(status[2]);
       buffer = buffer.subarray(end + 4);
+      // We never ask to upgrade: what follows a 101 is not HTTP, and must not be read as the answer.
+      if (code === 101) return void this.#protocolError('the server switched protocols (101), which this client never asks for');
       // 1xx (100 Continue, 103 Early Hints): the real answer follows.
       if (code >= 100 && code < 200) continue;
-      const headers: Record<string, string> = {};
+      // No prototype: a header named `constructor` or `__proto__` is a header like any other.
+      const headers = Object.create(null) as Record<string, string>;
       for (let i = 1; i < lines.length; i++) {
         const line = lines[i]!;
         const colon = line.indexOf(':');
-        if (colon <= 0) return void this.#protocolError(`the server sent a malformed header line (${JSON.stringify(line.slice(0, 80))})`);
-        const name = line.slice(0, colon).trim().toLowerCase();
+        // A name that is not a token (a space before the colon, a folded line that starts with one) is
+        // refused, as llhttp does: read leniently, ` content-length: 0` would frame what node:http does not.
+        const name = colon <= 0 ? '' : line.slice(0, colon);
+        if (!TOKEN.test(name)) return void this.#protocolError(`the server sent a malformed header line (${JSON.stringify(line.slice(0, 80))})`);
+        // A bare CR or LF, a NUL: refused here rather than kept (a session id is sent back on every request).
+        if (BAD_VALUE.test(line)) return void this.#protocolError(`the server sent an invalid character in its headers (${JSON.stringify(line.slice(0, 80))})`);
+        const key = name.toLowerCase();
         const value = line.slice(colon + 1).trim();
-        headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+        headers[key] = headers[key] === undefined ? value : `${headers[key]}, ${value}`;
       }
       const connection = (headers['connection'] ?? '').toLowerCase();
       this.#keepAlive = status[1] === '1' ? !connection.includes('close') : connection.includes('keep-alive');
       const coding = headers['transfer-encoding'];
       const length = headers['content-length'];
       if (code === 204 || code === 304) this.#framing = { kind: 'length', left: 0 };
+      // Both: a smuggling attempt or a broken intermediary (RFC 9112 §6.1); llhttp refuses it too.
+      else if (coding !== undefined && length !== undefined) return void this.#protocolError('the server sent both a content-length and a transfer-encoding');
       else if (coding !== undefined) {
         if (!/(?:^|,)\s*chunked\s*$/i.test(coding)) return void this.#protocolError(`the server used a transfer-encoding this client does not read (${JSON.stringify(coding)})`);
         this.#framing = { kind: 'chunked', left: 0, state: 'size' };
@@ -279,7 +325,7 @@ class Exchange {
   }
 
   #protocolError(message: string): void {
-    const error = new Error(message);
+    const error = new McpTransportError('protocol', message);
     if (this.#reply === undefined) this.#hooks.failed(error, true);
     else this.#reply.fail(error);
     this.#finish(false);
@@ -336,110 +382,5 @@ class Exchange {
         framing.state = framing.left === 0 ? 'trailer' : 'data';
       } else if (line === '') return this.#complete(buffer.length);
     }
-  }
-}
-
-/** An answer whose body arrives as the socket reads it; bounded by the reader, paused while unread. */
-class WireReply implements HttpReply {
-  readonly status: number;
-  readonly statusText: string;
-  readonly #headers: Record<string, string>;
-  readonly #exchange: Exchange;
-  #chunks: Buffer[] = [];
-  #queued = 0;
-  #ended = false;
-  #error: Error | undefined;
-  #wake: (() => void) | undefined;
-  #dropped = false;
-
-  constructor(status: number, statusText: string, headers: Record<string, string>, exchange: Exchange) {
-    this.status = status;
-    this.statusText = statusText;
-    this.#headers = headers;
-    this.#exchange = exchange;
-  }
-
-  header(name: string): string | undefined {
-    return this.#headers[name];
-  }
-
-  push(chunk: Buffer): void {
-    if (this.#dropped) return;
-    this.#chunks.push(chunk);
-    this.#queued += chunk.length;
-    if (this.#queued > HIGH_WATER) this.#exchange.pause();
-    this.#wake?.();
-  }
-
-  end(): void {
-    this.#ended = true;
-    this.#wake?.();
-  }
-
-  fail(error: Error): void {
-    if (this.#ended) return;
-    this.#error = error;
-    this.#wake?.();
-  }
-
-  async text(max: number): Promise<string> {
-    const length = Number(this.#headers['content-length'] ?? NaN);
-    if (length > max) {
-      this.#exchange.abandon();
-      throw tooLong(max, length);
-    }
-    let bytes = 0;
-    const parts: Buffer[] = [];
-    for (;;) {
-      for (const chunk of this.#take()) {
-        bytes += chunk.length;
-        if (bytes > max) {
-          this.#exchange.abandon();
-          throw tooLong(max);
-        }
-        parts.push(chunk);
-      }
-      if (this.#error !== undefined) throw this.#error;
-      if (this.#ended) return parts.length === 1 ? parts[0]!.toString('utf8') : Buffer.concat(parts).toString('utf8');
-      await this.#next();
-    }
-  }
-
-  async *texts(): AsyncIterable<string> {
-    const decoder = new TextDecoder();
-    try {
-      for (;;) {
-        for (const chunk of this.#take()) yield decoder.decode(chunk, { stream: true });
-        if (this.#error !== undefined) throw this.#error;
-        if (this.#ended) return;
-        await this.#next();
-      }
-    } finally {
-      if (!this.#ended) this.#exchange.abandon();
-    }
-  }
-
-  async discard(): Promise<void> {
-    this.#dropped = true;
-    this.#chunks = [];
-    if (!this.#ended) this.#exchange.abandon();
-  }
-
-  #take(): Buffer[] {
-    const chunks = this.#chunks;
-    if (chunks.length === 0) return chunks;
-    this.#chunks = [];
-    if (this.#queued > HIGH_WATER) this.#exchange.resume();
-    this.#queued = 0;
-    return chunks;
-  }
-
-  #next(): Promise<void> {
-    return new Promise((resolve) => {
-      this.#wake = () => {
-        this.#wake = undefined;
-        resolve();
-      };
-    });
   }
 }
