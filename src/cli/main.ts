@@ -22,6 +22,14 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   proxy: { summary: 'serve other MCP servers (stdio or HTTP) through one endpoint: --config file.json, -- <command>, or <url>', load: () => import('./commands/proxy.js') },
 };
 
+/** Names a newcomer types for a command that has another name (the package calls it mcpkit/gateway). */
+const SYNONYMS: Record<string, string> = { gateway: 'proxy' };
+
+function unknownCommand(name: string): string {
+  const meant = Object.hasOwn(SYNONYMS, name) ? SYNONYMS[name] : undefined;
+  return meant === undefined ? `mcpkit: unknown command "${name}"` : `mcpkit: unknown command "${name}" — did you mean \`mcpkit ${meant}\`?`;
+}
+
 export const HELP = `mcpkit: build and run Model Context Protocol servers
 
 usage: mcpkit <command> [options]
@@ -47,9 +55,10 @@ export async function main(argv: string[]): Promise<number> {
     console.log(readPackage().version);
     return Exit.OK;
   }
-  const entry = COMMANDS[name];
+  // Own keys only: `mcpkit toString` is an unknown command, not Object.prototype's method.
+  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (entry === undefined) {
-    console.error(`mcpkit: unknown command "${name}"\n\n${HELP}`);
+    console.error(`${unknownCommand(name)}\n\n${HELP}`);
     return Exit.USAGE;
   }
   try {

@@ -369,7 +369,9 @@ export class StreamableHttpTransport implements ClientTransport {
     const response = await this.#request(this.url, { method: 'GET', headers, signal: this.#wire(this.#closed.signal) });
     if (!ok(response) || !(response.header('content-type') ?? '').includes('text/event-stream')) {
       await response.discard();
-      throw new McpTransportError('http', `${this.url.href} refused the initialize POST and offers no HTTP+SSE stream either (GET answered HTTP ${response.status})`, { status: response.status });
+      // 404 to both is most often a URL that is not the MCP endpoint: say what to check.
+      const hint = response.status === 404 ? `: is ${this.url.pathname} the server's MCP endpoint? (mcpkit and most servers answer on /mcp)` : '';
+      throw new McpTransportError('http', `${this.url.href} refused the initialize POST and offers no HTTP+SSE stream either (GET answered HTTP ${response.status})${hint}`, { status: response.status });
     }
     let resolveEndpoint!: (url: URL) => void;
     let rejectEndpoint!: (error: Error) => void;

@@ -146,13 +146,13 @@ export class UpstreamPool implements LinkHost {
     await Promise.all(links.map((link) => link.close()));
   }
 
-  /** @internal */
+  /** LinkHost. Its members are not marked internal: stripInternal would drop them from the class but not the interface. */
   restartDelay(exits: number): number {
     const first = this.#options.restartDelayMs ?? 100;
     return Math.min(first * 2 ** Math.max(0, exits - 1), this.#options.maxRestartDelayMs ?? 5000);
   }
 
-  /** @internal a 2026-07-28 upstream's discover result: the next link connects without a round trip */
+  /** LinkHost: a 2026-07-28 upstream's discover result: the next link connects without a round trip */
   remember(client: Client): void {
     if (client.era !== 'modern') return;
     if (client.discoverResult !== undefined) this.#discover = client.discoverResult;
@@ -175,12 +175,12 @@ export class UpstreamPool implements LinkHost {
     });
   }
 
-  /** @internal */
+  /** LinkHost */
   notify(link: UpstreamLink, method: string, params: Json): void {
     this.#options.onNotification(link, method, params);
   }
 
-  /** @internal the client a link opens: it declares every client capability the gateway relays. */
+  /** LinkHost: the client a link opens: it declares every client capability the gateway relays. */
   clientOptions(link: UpstreamLink): ClientOptions {
     const relay = this.#options.relay;
     const options: ClientOptions = {
@@ -196,7 +196,7 @@ export class UpstreamPool implements LinkHost {
     return options;
   }
 
-  /** @internal */
+  /** LinkHost */
   transportFor(link: UpstreamLink): ClientTransport {
     const o = this.#options;
     if (o.transport !== undefined) return o.transport(link.owner);

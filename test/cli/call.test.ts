@@ -50,6 +50,8 @@ describe('mcpkit call <entry>', () => {
     expect(unknown.code).toBe(3);
     expect(unknown.stderr).toContain('error -32602');
     expect(unknown.stdout).toBe('');
+    // The names it could have meant, before the server's refusal.
+    expect(unknown.stderr).toMatch(/the server lists no tool "nope"; it lists [^\n]*\bfail\b/);
   });
 
   it.each(['legacy', '2026-07-28'])('answers elicitation from stdin (%s)', async (era) => {

@@ -91,6 +91,20 @@ describe('mcpkit', () => {
     expect(result.stderr).toContain('unknown command "frobnicate"');
   });
 
+  it('`mcpkit gateway` (the package is mcpkit/gateway) points to `mcpkit proxy`', async () => {
+    const result = await mcpkit(['gateway', '--config', 'mcp.json']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('unknown command "gateway" — did you mean `mcpkit proxy`?');
+  });
+
+  it("a name of Object.prototype's (toString, __proto__) is an unknown command, not a crash", async () => {
+    for (const name of ['toString', '__proto__', 'constructor']) {
+      const result = await mcpkit([name]);
+      expect(result.stderr).toContain(`unknown command "${name}"`);
+      expect(result.code).toBe(2);
+    }
+  });
+
   it('--version prints the package version', async () => {
     const result = await run(process.execPath, [BIN, '--version']);
     expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);

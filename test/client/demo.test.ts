@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Client, InMemoryTransport, McpError, StdioClientTransport, StreamableHttpTransport, type ClientOptions, type ClientTransport } from '../../src/client.js';
+import { Client, InMemoryTransport, McpError, McpTransportError, StdioClientTransport, StreamableHttpTransport, type ClientOptions, type ClientTransport } from '../../src/client.js';
 import { listen, type McpHttpListener } from '../../src/adapters/node.js';
 import { createEverythingServer } from '../../examples/everything-server/server.js';
 
@@ -75,5 +75,27 @@ describe.each(['memory', 'http', 'stdio'] as const)('the demo over %s', (kind) =
     const elicited = await client.callTool(version === '2026-07-28' ? 'test_input_required_result_elicitation' : 'test_elicitation', version === '2026-07-28' ? {} : { message: 'Who are you?' });
     expect(elicited.isError).not.toBe(true);
     expect(JSON.stringify(elicited.content)).toContain('ada');
+  });
+});
+
+describe('a URL that is not the MCP endpoint', () => {
+  it.each(['auto', '2025-11-25'] as const)('is refused with kind http and a message that says to check the path (%s)', async (protocolVersion) => {
+    const listener = await listen(createEverythingServer(), { port: 0 });
+    cleanup.push(() => listener.close());
+    const wrong = listener.url.replace(/\/mcp$/, '/api');
+    const client = new Client({ protocolVersion });
+    const error = await client.connect(new StreamableHttpTransport(wrong)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(McpTransportError);
+    expect(error).toMatchObject({ kind: 'http', status: 404 });
+    expect((error as Error).message).toContain("is /api the server's MCP endpoint? (mcpkit and most servers answer on /mcp)");
+  });
+
+  it('on 2026-07-28 alone, the refusal names the status', async () => {
+    const listener = await listen(createEverythingServer(), { port: 0 });
+    cleanup.push(() => listener.close());
+    const client = new Client({ protocolVersion: '2026-07-28' });
+    const error = await client.connect(new StreamableHttpTransport(listener.url.replace(/\/mcp$/, '/api'))).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(McpTransportError);
+    expect((error as Error).message).toMatch(/HTTP 404 .*the MCP endpoint is \/mcp/);
   });
 });

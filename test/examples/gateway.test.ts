@@ -25,3 +25,26 @@ it('examples/gateway/server.js serves its own tool and the memory server under m
   expect(graph.isError).not.toBe(true);
   await client.close();
 }, 30_000);
+
+it('examples/gateway/mcp.json serves memory_ and everything_ through `mcpkit proxy --config` (each `npx -y` resolves the installed package)', async () => {
+  const child = spawn(process.execPath, ['bin/mcpkit.js', 'proxy', '--config', 'examples/gateway/mcp.json', '--port', '0'], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+  children.push(child);
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr.on('data', () => {
+      const match = /on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`mcpkit proxy exited (${code}): ${stderr}`)));
+  });
+  expect(stderr).toContain('memory, everything on');
+  for (const protocolVersion of ['2025-11-25', '2026-07-28'] as const) {
+    const client = new Client({ protocolVersion });
+    await client.connect(new StreamableHttpTransport(url));
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['memory_read_graph', 'everything_echo']));
+    expect((await client.callTool('everything_echo', { message: protocolVersion })).content[0]).toMatchObject({ text: `Echo: ${protocolVersion}` });
+    await client.close();
+  }
+}, 90_000);

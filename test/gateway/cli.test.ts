@@ -2,7 +2,7 @@
  * `mcpkit proxy` as a process: the config file, one command, one URL; over HTTP and stdio; driven
  * by the official SDK clients (v1 and v2) and mcpkit/client. Uses dist/ (bin/mcpkit.js).
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
@@ -11,7 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client, StreamableHttpTransport } from '../../src/client.js';
-import { BIN, killAll, mcpkit, startMcpkit, tempDir } from '../cli/support.js';
+import { BIN, ROOT, killAll, mcpkit, startMcpkit, tempDir } from '../cli/support.js';
 
 const EVERYTHING = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
 const MEMORY = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-memory/dist/index.js', import.meta.url));
@@ -47,6 +47,7 @@ describe('mcpkit proxy', () => {
     const v1 = new SdkClient({ name: 'sdk-v1', version: '1.0.0' });
     await v1.connect(new StreamableHTTPClientTransport(new URL(url!)));
     cleanup.push(() => v1.close());
+    expect(v1.getServerVersion()).toEqual({ name: 'mcpkit-proxy', version: (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version });
     const { tools } = await v1.listTools();
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['everything_echo', 'memory_read_graph', 'demo_test_simple_text']));
     expect(textOf(await v1.callTool({ name: 'everything_echo', arguments: { message: 'v1' } }))).toBe('Echo: v1');
@@ -105,5 +106,7 @@ describe('mcpkit proxy', () => {
     const result = await mcpkit(['proxy', '--port', '0', '--', join(process.cwd(), 'no-such-command')]);
     expect(result.code).toBe(4);
     expect(result.stderr).toContain('could not be reached');
+    expect(result.stderr).toContain('\nmcpkit proxy: no upstream could be reached');
+    expect(result.stderr).not.toContain('mcpkit proxy: mcpkit proxy:');
   });
 });

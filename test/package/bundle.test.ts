@@ -115,6 +115,22 @@ describe('the bundled dist/', () => {
     expect(owners.size).toBeGreaterThan(200);
   });
 
+  it('has declarations that type-check in a strict project without skipLibCheck', () => {
+    // stripInternal drops an `@internal` member from a class but not from the interface the class
+    // implements: a user's `tsc` (skipLibCheck: false) then failed inside mcpkit's own .d.ts files.
+    const program = ts.createProgram(
+      entries.map((e) => e.file.replace(/\.js$/, '.d.ts')),
+      { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, noEmit: true, strict: true, skipLibCheck: false, types: ['node'] },
+    );
+    // Only mcpkit's own files: checking the peers' types too (Express, Fastify) costs a minute here.
+    const ours = program.getSourceFiles().filter((f) => f.fileName.startsWith(DIST));
+    expect(ours.length).toBeGreaterThan(entries.length);
+    const problems = ours
+      .flatMap((f) => program.getSemanticDiagnostics(f))
+      .map((d) => `${d.file ? relative(DIST, d.file.fileName) : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
+    expect(problems).toEqual([]);
+  }, 60_000);
+
   it('keeps the names of exported classes and functions (keepNames)', async () => {
     const renamed: string[] = [];
     for (const { key, file } of entries) {

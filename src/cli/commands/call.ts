@@ -63,7 +63,13 @@ export async function run(argv: string[]): Promise<number> {
       },
       async (client, connected) => {
         let schema: Json | undefined;
-        for await (const t of client.tools()) if (t.name === tool) schema = t.inputSchema;
+        const names: string[] = [];
+        for await (const t of client.tools()) {
+          names.push(t.name);
+          if (t.name === tool) schema = t.inputSchema;
+        }
+        // Sent anyway (a server may serve a tool it does not list), but a typo should show the right name.
+        if (!names.includes(tool)) console.error(`mcpkit call: the server lists no tool "${tool}"; it lists ${names.length === 0 ? 'none' : `${names.slice(0, 20).join(', ')}${names.length > 20 ? `, … (${names.length} in all)` : ''}`}`);
         const args = json ?? coerceArguments(pairs, schema);
         const meta = { progressToken: 'mcpkit-cli', ...(connected.era === 'modern' ? { 'io.modelcontextprotocol/logLevel': 'info' } : {}) };
         // 2025-11-25: a tool whose listing says taskSupport "required" can only run as a task.

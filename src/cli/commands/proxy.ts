@@ -7,6 +7,7 @@ import { parse, portOf } from '../args.js';
 import { CliError, Exit, usage } from '../errors.js';
 import { onShutdown } from '../lifecycle.js';
 import { demoRedisState } from '../demo-redis.js';
+import { readPackage } from '../package-root.js';
 
 export const help = `usage: mcpkit proxy --config <file.json> [--port N] [--host H] [--stdio]
        mcpkit proxy [--port N | --stdio] -- <command> [args…]
@@ -44,7 +45,8 @@ export async function run(argv: string[]): Promise<number> {
   const redisUrl = values.stdio ? undefined : process.env['REDIS_URL'];
   const redis = redisUrl === undefined || redisUrl === '' ? undefined : await demoRedisState(redisUrl, process.env['MCPKIT_STATE_SECRET']);
   const gateway = createGateway(config, {
-    info: { name: 'mcpkit-proxy', version: '0.0.0' },
+    // The mcpkit version: what a client's serverInfo shows, and what a bug report should name.
+    info: { name: 'mcpkit-proxy', version: readPackage().version },
     // The upstreams' stderr is the gateway's (prefixed), never its stdout: with --stdio that carries the protocol.
     proxy: (name) => ({
       onStderr: (text: string) => process.stderr.write(prefixLines(name === '' ? 'upstream' : name, text)),
@@ -56,7 +58,7 @@ export async function run(argv: string[]): Promise<number> {
   for (const { name, error } of failed) console.error(`mcpkit proxy: ${name === '' ? 'the upstream' : `upstream "${name}"`} is not available yet: ${error.message}`);
   if (failed.length === gateway.proxies.size) {
     await gateway.close();
-    throw new CliError('mcpkit proxy: no upstream could be reached', Exit.UNREACHABLE);
+    throw new CliError('no upstream could be reached', Exit.UNREACHABLE); // main() prefixes "mcpkit proxy: "
   }
   const names = [...gateway.proxies.keys()].map((n) => (n === '' ? describe(config as UpstreamConfig) : n)).join(', ');
 

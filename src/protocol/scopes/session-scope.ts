@@ -90,7 +90,7 @@ export class SessionScope implements ContextHost, EraInfo {
     return this.#base !== undefined;
   }
 
-  /** @internal ContextHost: the session's log threshold */
+  /** ContextHost: the session's log threshold (not stripped from the .d.ts: the interface keeps it) */
   get sessionLogLevel(): LoggingLevel | undefined {
     return this.#base?.logLevel;
   }
