@@ -16,8 +16,8 @@ const memory = createProxy({ command: process.execPath, args: [memoryServer] }, 
 server.mount(memory, { namespace: 'memory' });
 // Fetch the upstream's lists now: the first request pays no list call.
 await memory.ready();
-// What the gateway keeps per downstream session (the upstream process) ends with the session.
-server.onSessionClosed(({ sessionId }) => void memory.sessionClosed(sessionId));
+// What the gateway keeps per downstream session (the upstream process) ends with the session:
+// the server tells the mounted proxy through McpProvider.sessionClosed.
 
 const listener = await listen(server, { port: Number(process.env.PORT ?? 3002) });
 console.error(`listening on ${listener.url}`);

@@ -117,6 +117,7 @@ export function toolSearchProvider<C>(inner: McpProvider<C>, options: McpToolSea
   if (inner.findPrompt) provider.findPrompt = inner.findPrompt.bind(inner);
   if (inner.subscribe) provider.subscribe = inner.subscribe.bind(inner);
   if (inner.unsubscribe) provider.unsubscribe = inner.unsubscribe.bind(inner);
+  if (inner.sessionClosed) provider.sessionClosed = inner.sessionClosed.bind(inner);
   // The two tools never change: the inner tool list's changes are not told (a search sees the new list).
   if (inner.onChange) provider.onChange = (listener) => inner.onChange!((change) => (change.type === 'list_changed' && change.list === 'tools' ? undefined : listener(change)));
   return provider;

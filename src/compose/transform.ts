@@ -199,6 +199,7 @@ export function transformProvider<C>(inner: McpProvider<C>, options: McpProvider
   if (inner.subscribe) base.subscribe = inner.subscribe.bind(inner);
   if (inner.unsubscribe) base.unsubscribe = inner.unsubscribe.bind(inner);
   if (inner.onChange) base.onChange = inner.onChange.bind(inner);
+  if (inner.sessionClosed) base.sessionClosed = inner.sessionClosed.bind(inner);
   if (options.promptsAsTools !== true && options.resourcesAsTools !== true) return base;
   return withExtraTools(base, [...(options.promptsAsTools === true ? [toolsFromPrompts(base)] : []), ...(options.resourcesAsTools === true ? [toolsFromResources(base)] : [])]);
 }

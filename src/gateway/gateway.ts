@@ -49,10 +49,6 @@ export function createGateway(config: GatewayConfig | UpstreamConfig, options: G
     proxies.set('', proxy);
     server.provide(config.toolSearch === true ? toolSearchProvider(proxy) : proxy);
   }
-  // An upstream session lives as long as the downstream session it serves.
-  server.onSessionClosed(({ sessionId }) => {
-    for (const proxy of proxies.values()) void proxy.sessionClosed(sessionId).catch(() => undefined);
-  });
   return {
     server,
     proxies,

@@ -219,6 +219,18 @@ export class ProviderCatalog<C> {
     });
   }
 
+  /** Tells every provider that `sessionId` closed; a provider that fails is that provider's affair. */
+  sessionClosed(sessionId: string): void {
+    for (const provider of this.#providers) {
+      try {
+        const told = provider.sessionClosed?.(sessionId);
+        if (isThenable(told)) Promise.resolve(told).catch(() => undefined);
+      } catch {
+        // one provider's failure never keeps the others from hearing it
+      }
+    }
+  }
+
   unsubscribe(uri: string, context: C | undefined): void {
     if (this.#providers.length === 0) return;
     const found = this.findResource(uri, context);

@@ -59,6 +59,8 @@ export type McpResourceMatch<TContext = unknown> =
  * - `onChange` delivers `list_changed` and `resource_updated`; the server
  *   forwards them to sessions and `subscriptions/listen` streams. Returns the
  *   function that stops delivery.
+ * - `sessionClosed` is told when a session on the serving server closes, so
+ *   what the provider holds for that session (an upstream session) ends too.
  */
 export interface McpProvider<TContext = unknown> {
   /** Names the provider in warnings and errors (`mount "docs"`, `proxy "github"`). */
@@ -74,4 +76,6 @@ export interface McpProvider<TContext = unknown> {
   /** `context` is undefined when the session that subscribed ended. */
   unsubscribe?(uri: string, context: TContext | undefined): MaybePromise<void>;
   onChange?(listener: (change: McpProviderChange) => void): () => void;
+  /** Told when a session on the serving server closes (ended, expired, server stopped): what the provider keeps for it (a proxy's upstream session) can go. */
+  sessionClosed?(sessionId: string): MaybePromise<void>;
 }

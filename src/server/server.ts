@@ -73,7 +73,9 @@ export class McpServer extends Authoring implements ConnectionFactory {
   readonly #release = (connection: McpProtocolHandler): void => {
     this.#connections.delete(connection);
     const sessionId = connection.sessionId;
-    if (sessionId !== undefined) for (const listener of [...this.#sessionListeners]) listener({ sessionId });
+    if (sessionId === undefined) return;
+    this.#scope.catalog?.sessionClosed(sessionId);
+    for (const listener of [...this.#sessionListeners]) listener({ sessionId });
   };
   #pendingLists = new Set<'tools' | 'resources' | 'prompts'>();
   #flushScheduled = false;

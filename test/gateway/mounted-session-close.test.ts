@@ -1,15 +1,12 @@
 /**
- * KNOWN FAILING (newcomer review, left for the lead): a proxy mounted with `server.mount()` is not
- * told when a downstream legacy session ends, so that session's upstream session (a stdio
- * upstream: its process) stays open until maxLinks evicts it. `createGateway` wires
- * `server.onSessionClosed` to its proxies itself, and examples/gateway/server.js does it by hand,
- * but docs/gateway.md's "In code" section showed `server.mount(proxy)` alone, which is what a
- * user writes. The fix: let a provider declare `sessionClosed(sessionId)` (McpProxy has it) and
- * have `provide()`/`mount()` (and the transforms that wrap providers) call it when a session on the
- * serving server closes; createGateway's own listener then goes.
+ * A proxy's upstream session lives as long as the downstream session it serves, however the proxy
+ * is put on a server: createGateway, `server.mount()`/`provide()` alone, behind a transform or tool
+ * search, or inside a child server that is itself mounted. The server tells every provider through
+ * `McpProvider.sessionClosed`; each wrapper passes it on (a user who wrote `server.mount(proxy)`, as
+ * docs/gateway.md shows, left one upstream session, for a stdio upstream one process, per ended session).
  */
 import { afterEach, expect, it } from 'vitest';
-import { McpServer } from '../../src/index.js';
+import { McpServer, transformProvider, toolSearchProvider } from '../../src/index.js';
 import { listen } from '../../src/adapters/node.js';
 import { Client, StreamableHttpTransport } from '../../src/client.js';
 import { createGateway, createProxy } from '../../src/gateway.js';
@@ -49,7 +46,7 @@ it('createGateway: a downstream legacy session that ends closes its upstream ses
   await eventually(() => up.closed() === 1, { message: 'the upstream session closed' });
 });
 
-it('KNOWN FAILING: server.mount(createProxy(…)) alone closes a downstream legacy session\'s upstream session when it ends', async () => {
+it('server.mount(createProxy(…)) alone closes a downstream legacy session\'s upstream session when it ends', async () => {
   const up = await upstream();
   const server = new McpServer({ name: 'mine', version: '1.0.0' });
   const proxy = createProxy({ url: up.url }, { name: 'up' });
@@ -58,5 +55,33 @@ it('KNOWN FAILING: server.mount(createProxy(…)) alone closes a downstream lega
   const listener = await listen(server, { port: 0 });
   cleanup.push(() => listener.close());
   await oneLegacySession(listener.url);
+  await eventually(() => up.closed() === 1, { deadlineMs: 3000, message: 'the upstream session closed with the downstream one' });
+});
+
+it.each([
+  ['provide(transformProvider(proxy))', 'echo', undefined, (server: McpServer, proxy: ReturnType<typeof createProxy>) => server.provide(transformProvider(proxy, { label: 'renamed' }))],
+  ['mount(toolSearchProvider(proxy))', 'up_call_tool', { name: 'echo' }, (server: McpServer, proxy: ReturnType<typeof createProxy>) => server.mount(toolSearchProvider(proxy), { namespace: 'up' })],
+  [
+    'a child server that mounts the proxy, mounted in turn',
+    'up_echo',
+    undefined,
+    (server: McpServer, proxy: ReturnType<typeof createProxy>) => {
+      const child = new McpServer({ name: 'child', version: '1.0.0' });
+      child.provide(proxy);
+      return server.mount(child, { namespace: 'up' });
+    },
+  ],
+] as const)('%s: the upstream session closes with the downstream one', async (_, tool, args, put) => {
+  const up = await upstream();
+  const server = new McpServer({ name: 'mine', version: '1.0.0' });
+  const proxy = createProxy({ url: up.url }, { name: 'up' });
+  cleanup.push(() => proxy.close());
+  put(server, proxy);
+  const listener = await listen(server, { port: 0 });
+  cleanup.push(() => listener.close());
+  const client = new Client({ protocolVersion: LEGACY });
+  await client.connect(new StreamableHttpTransport(listener.url));
+  expect((await client.callTool(tool, args)).content).toEqual([{ type: 'text', text: 'echo' }]); // the upstream session is open now
+  await client.close();
   await eventually(() => up.closed() === 1, { deadlineMs: 3000, message: 'the upstream session closed with the downstream one' });
 });

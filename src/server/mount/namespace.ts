@@ -108,6 +108,7 @@ export function namespaced<C>(inner: McpProvider<C>, naming: McpNaming, label = 
       return own === undefined ? undefined : unsubscribe(own, ctx);
     };
   }
+  if (inner.sessionClosed) provider.sessionClosed = inner.sessionClosed.bind(inner);
   if (inner.onChange) {
     const onChange = inner.onChange.bind(inner);
     provider.onChange = (listener) => onChange((change) => listener(change.type === 'resource_updated' ? { ...change, uri: prefixUri(naming, change.uri) } : change));

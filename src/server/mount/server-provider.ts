@@ -91,6 +91,7 @@ export function serverProvider(parts: ServerParts): McpProvider<Ctx> {
     subscribe: (uri, ctx) => andThen(parts.catalog()?.subscribe(uri, ctx), () => undefined),
     unsubscribe: (uri, ctx) => parts.catalog()?.unsubscribe(uri, ctx),
     onChange: (listener) => parts.onChange(listener),
+    sessionClosed: (sessionId) => parts.catalog()?.sessionClosed(sessionId),
   };
 }
 
