@@ -433,8 +433,10 @@ export class Client {
     if (this.#era === 'modern') {
       const tool = method === 'tools/call' && typeof params?.['name'] === 'string' ? this.#tools.get(params['name'])?.headers : undefined;
       info.headers = routingHeaders(method, params, tool);
-      if (signal !== undefined) info.signal = signal;
     }
+    // Ends the request's own exchange when it is abandoned: on 2026-07-28 that is the cancellation; on a
+    // legacy session notifications/cancelled is, and the exchange would otherwise stay open until the server answers.
+    if (signal !== undefined) info.signal = signal;
     return info;
   }
 
@@ -464,7 +466,7 @@ export class Client {
   #send(transport: ClientTransport, method: string, params: Json, options: RequestOptions, tasks: boolean, onId: ((id: number) => void) | undefined): Promise<Json> {
     const timeoutMs = options.timeoutMs ?? this.#options.requestTimeoutMs ?? 60_000;
     // 2026-07-28 over HTTP cancels by closing the request's stream; everything else by notifications/cancelled.
-    return this.#requests.start({ method, params, options, timeoutMs, streamed: this.#era === 'modern' && transport.readsOutboundInfo !== false, tasks, transport, onId });
+    return this.#requests.start({ method, params, options, timeoutMs, streamed: transport.readsOutboundInfo !== false, tasks, transport, onId });
   }
 
   async #list(method: string, options: ListOptions): Promise<Json> {

@@ -25,7 +25,7 @@ export interface Outgoing {
   params: Json;
   options: RequestOptions;
   timeoutMs: number;
-  /** Cancelled by ending its response stream (2026-07-28 over HTTP): `info` gets that stream's signal. */
+  /** Its exchange is ended when it is abandoned (HTTP, in memory): `info` gets that stream's signal. */
   streamed: boolean;
   /** Declares the tasks extension (see Client#request). */
   tasks: boolean;
@@ -63,7 +63,8 @@ export class RequestTable {
     if (this.#pending.size >= this.max) return Promise.reject(new McpTransportError('limit', `${this.max} requests are already in flight (maxPendingRequests)`));
     const id = this.#nextId++;
     const progressToken = options.onProgress === undefined ? undefined : id;
-    // Aborted to end this request's response stream, where that is how a request is cancelled.
+    // Aborted to end this request's exchange when it is abandoned (timed out, aborted): on 2026-07-28 that
+    // is how it is cancelled; on a legacy session notifications/cancelled is, and the exchange would stay open.
     const stream = out.streamed ? new AbortController() : undefined;
     const message = this.wire.message(out, id, progressToken);
     const info = this.wire.info(out, message, stream?.signal);
