@@ -40,6 +40,32 @@ export interface HttpEngine {
   close(): void;
 }
 
+/**
+ * A body read whole (Node engines): every JOIN pieces become one, so a body of one-byte chunks costs
+ * its bytes, not a Buffer (~100 bytes of heap) per byte, 1.6 GB for a 16 MiB bound. Each byte is
+ * copied twice at most.
+ */
+export class BodyPieces {
+  static readonly JOIN = 1024;
+  readonly #parts: Buffer[] = [];
+  #pieces: Buffer[] = [];
+
+  add(chunk: Buffer): void {
+    this.#pieces.push(chunk);
+    if (this.#pieces.length === BodyPieces.JOIN) {
+      this.#parts.push(Buffer.concat(this.#pieces));
+      this.#pieces = [];
+    }
+  }
+
+  text(): string {
+    const parts = this.#parts;
+    const pieces = this.#pieces;
+    if (parts.length === 0 && pieces.length === 1) return pieces[0]!.toString('utf8');
+    return Buffer.concat(parts.length === 0 ? pieces : [...parts, ...pieces]).toString('utf8');
+  }
+}
+
 export const tooLong = (max: number, length?: number): McpTransportError =>
   new McpTransportError('protocol', length === undefined ? `The server's answer is longer than maxMessageBytes (${max})` : `The server's answer is ${length} bytes, more than maxMessageBytes (${max})`);
 
@@ -188,7 +214,7 @@ class NodeReply implements HttpReply {
       return Promise.reject(tooLong(max, length));
     }
     return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
+      const body = new BodyPieces();
       let bytes = 0;
       res.on('data', (chunk: Buffer) => {
         bytes += chunk.length;
@@ -197,9 +223,9 @@ class NodeReply implements HttpReply {
           reject(tooLong(max));
           return;
         }
-        chunks.push(chunk);
+        body.add(chunk);
       });
-      res.once('end', () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+      res.once('end', () => resolve(body.text()));
       res.once('error', reject);
       res.once('close', () => {
         if (!res.complete) reject(new Error('the connection closed before the answer was complete'));

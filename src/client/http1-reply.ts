@@ -2,10 +2,8 @@
  * The answer of one HTTP/1.1 exchange (http1.ts): its body arrives as the socket reads it, is
  * queued up to HIGH_WATER unread bytes (then the socket is paused), and is read once.
  */
-import { tooLong, type HttpReply } from './http-request.js';
+import { BodyPieces, tooLong, type HttpReply } from './http-request.js';
 
-/** Pieces of a body read whole joined into one, so many small chunks cost their bytes, not a Buffer each. */
-const JOIN = 1024;
 /** Unread body bytes queued before the socket is paused. */
 const HIGH_WATER = 64 * 1024;
 
@@ -67,10 +65,7 @@ export class WireReply implements HttpReply {
       throw tooLong(max, length);
     }
     let bytes = 0;
-    const parts: Buffer[] = [];
-    // Every JOIN pieces become one: a body of one-byte chunks would otherwise be held as a Buffer
-    // (~100 bytes of heap) per byte, 1.6 GB for a 16 MiB bound.
-    let pieces: Buffer[] = [];
+    const body = new BodyPieces();
     for (;;) {
       for (const chunk of this.#take()) {
         bytes += chunk.length;
@@ -78,17 +73,10 @@ export class WireReply implements HttpReply {
           this.#exchange.abandon();
           throw tooLong(max);
         }
-        pieces.push(chunk);
-        if (pieces.length === JOIN) {
-          parts.push(Buffer.concat(pieces));
-          pieces = [];
-        }
+        body.add(chunk);
       }
       if (this.#error !== undefined) throw this.#error;
-      if (this.#ended) {
-        if (parts.length === 0 && pieces.length === 1) return pieces[0]!.toString('utf8');
-        return Buffer.concat(parts.length === 0 ? pieces : [...parts, ...pieces]).toString('utf8');
-      }
+      if (this.#ended) return body.text();
       await this.#next();
     }
   }
