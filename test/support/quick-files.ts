@@ -3,7 +3,7 @@
  * build of dist/, no spawned server or npm install), chosen by what each file and
  * the support files it imports do rather than by a list, so a test added or moved
  * lands on the right side. `npm run test:quick` runs these; `npm test` runs them
- * in one shared process per worker and the rest each in a fresh one.
+ * with the rest, every file in one shared process per worker.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
