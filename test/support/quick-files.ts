@@ -8,8 +8,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 
-/** What makes a file slow or needy: a child process, the built package, Redis, Chromium. */
-const NEEDS = /\b(?:spawn|spawnSync|execFile|execFileSync|execSync|fork)\(|['"`](?:\.\.?\/)*dist[/'"]|startRedis|chromium/i;
+/**
+ * What makes a file slow or needy: a child process (called, or a stdio transport's `command:`), the
+ * built package (dist/, or the package's own name, which resolves to it; the .mjs fixtures are
+ * spawned or import it), Redis, Chromium.
+ */
+const NEEDS = /\b(?:spawn|spawnSync|execFile|execFileSync|execSync|fork)\(|\bcommand:\s|['"`](?:\.\.?\/)*dist[/'"]|['"`]mcpkit(?:\/[\w-]+)*['"`]|\.mjs['"`]|startRedis|chromium/i;
+
+const SELF = 'test/support/quick-files.ts';
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -21,7 +27,8 @@ function testFiles(dir: string): string[] {
 
 /** True when `file`, or a local module it imports, needs what the quick run leaves out. */
 function needy(file: string, seen = new Set<string>()): boolean {
-  if (seen.has(file)) return false;
+  // This module names what it looks for; its own test imports it and needs none of it.
+  if (seen.has(file) || file === SELF) return false;
   seen.add(file);
   let text: string;
   try {
@@ -30,10 +37,12 @@ function needy(file: string, seen = new Set<string>()): boolean {
     return false;
   }
   if (NEEDS.test(text)) return true;
-  // Test helpers (../support/*.ts, ./support.ts, fixtures) may start what the test itself does not name; src/ is library code.
+  // Test helpers (../support/*.ts, ./support.ts, fixtures) may start what the test itself does not
+  // name, and examples/ import the package by name; src/ is library code.
   for (const match of text.matchAll(/from '(\.\.?\/[^']+)\.js'/g)) {
-    const target = normalize(join(dirname(file), `${match[1]}.ts`));
-    if (target.startsWith('test/') && needy(target, seen)) return true;
+    const target = normalize(join(dirname(file), match[1]));
+    if (target.startsWith('test/') && needy(`${target}.ts`, seen)) return true;
+    if (target.startsWith('examples/') && needy(`${target}.js`, seen)) return true;
   }
   return false;
 }
