@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// CPU profile of `mcpkit proxy` at c=32 in front of mcpkit's demo, over an HTTP or a stdio upstream:
-//   node bench/proxy-profile.mjs [--upstream http|stdio] [--calls 8000] [--top 30] [--no-pin] [WORKTREE]
+// CPU profile of `mcpkit proxy` at c=32 (or --concurrency C; 1 profiles the added latency of a lone
+// call) in front of mcpkit's demo, over an HTTP or a stdio upstream:
+//   node bench/proxy-profile.mjs [--upstream http|stdio] [--calls 8000] [--concurrency 32] [--top 30] [--no-pin] [WORKTREE]
 // The gateway runs with --cpu-prof (WORKTREE's bin/mcpkit.js, default this one); the top self-time
 // frames and files are printed, and the .cpuprofile is kept for a flame graph. The gateway is pinned
 // to CPU 1 and the harness and upstream to CPU 0: V8 samples by wall clock, so a gateway that shares
@@ -15,11 +16,12 @@ import { abArgs } from './lib/ab-args.mjs';
 import { printProfile, profileIn } from './lib/cpuprofile.mjs';
 import { BIN, callsAt, childOf, startMcpkit } from './lib/mcpkit-cli.mjs';
 
-const { files, num, str, flag } = abArgs(process.argv.slice(2), { known: ['upstream', 'calls', 'top'], flags: ['no-pin'] });
+const { files, num, str, flag } = abArgs(process.argv.slice(2), { known: ['upstream', 'calls', 'concurrency', 'top'], flags: ['no-pin'] });
 const kind = str('upstream', 'http');
 if (kind !== 'http' && kind !== 'stdio') throw new Error(`--upstream takes http or stdio, got ${JSON.stringify(kind)}`);
 const CALLS = num('calls', 8000);
 const TOP = num('top', 30);
+const CONCURRENCY = num('concurrency', 32);
 const GATEWAY = files.length === 0 ? BIN : path.join(path.resolve(files[0]), 'bin/mcpkit.js');
 const pin = !flag('no-pin') && os.availableParallelism() >= 2;
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results', 'profiles', `proxy-${kind}-${Date.now()}`);
@@ -40,8 +42,8 @@ try {
   await c.callTool('test_simple_text'); // the stdio upstream starts with the first link
   const spawned = kind === 'stdio' ? childOf(gateway.child.pid) : undefined;
   if (pin && spawned !== undefined) taskset(0, spawned);
-  await callsAt(c, 1000, 32);
-  await callsAt(c, CALLS, 32);
+  await callsAt(c, 1000, CONCURRENCY);
+  await callsAt(c, CALLS, CONCURRENCY);
   await c.close();
   const exited = new Promise((resolve) => gateway.child.once('exit', resolve));
   gateway.child.kill('SIGINT');

@@ -5,12 +5,16 @@
 //   - upstream requests per proxied call, counted at the upstream (goal exactly 1).
 // The upstream is mcpkit's demo over HTTP, and the same demo over stdio behind the gateway. Each
 // server is its own process; CPU is read from /proc/<pid>/stat (Linux). Needs dist/ (npm run build).
+// Next to them, bench/servers/reference-hop.mjs: a node:http hop that forwards the bytes and parses
+// nothing, the least a Node HTTP proxy costs (its added p50 and CPU per call; the gateway's HTTP cells
+// also give their ratio to it).
 //
 //   node bench/proxy.mjs [--calls N] [--concurrency C] [--rounds N] [--only http|stdio] [WORKTREE ...]
 // With worktree roots (A/B), each one's gateway (its bin/mcpkit.js and dist/) is measured against
 // the same direct server (this worktree's demo) in the same run; the ratios of each to A are printed.
 import http from 'node:http';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client, StreamableHttpTransport } from '../dist/client.js';
 import { abArgs } from './lib/ab-args.mjs';
 import { BIN, callsAt, childOf, startMcpkit } from './lib/mcpkit-cli.mjs';
@@ -22,6 +26,7 @@ if (!['all', 'http', 'stdio'].includes(ONLY)) throw new Error(`--only takes http
 const CALLS = num('calls', 2000);
 const CONCURRENCY = num('concurrency', 32);
 const ROUNDS = num('rounds', 5);
+const HOP = fileURLToPath(new URL('./servers/reference-hop.mjs', import.meta.url));
 const BINS = files.length === 0 ? [BIN] : files.map((f) => path.join(path.resolve(f), 'bin/mcpkit.js'));
 const children = [];
 // undici drops a fetch's abort listener when the request is collected, not when it ends: at c=32 the
@@ -93,9 +98,11 @@ async function main() {
     const viaStdio = await start(['proxy', '--port', '0', '--', process.execPath, BIN, 'demo', '--stdio'], bin);
     builds.push({ bin, viaHttp, viaStdio, stdioUpstream: childOf(viaStdio.child.pid), http: await client(viaHttp.url), stdio: await client(viaStdio.url) });
   }
+  const hop = await start([direct.url], HOP);
   const directClient = await client(direct.url);
+  const hopClient = await client(hop.url);
   const kinds = ONLY === 'all' ? ['http', 'stdio'] : [ONLY];
-  const targets = [['direct', directClient, direct.child.pid], ...builds.flatMap((b, i) => kinds.map((kind) => [`${i}:${kind}`, b[kind], (kind === 'http' ? b.viaHttp : b.viaStdio).child.pid]))];
+  const targets = [['direct', directClient, direct.child.pid], ['hop', hopClient, hop.child.pid], ...builds.flatMap((b, i) => kinds.map((kind) => [`${i}:${kind}`, b[kind], (kind === 'http' ? b.viaHttp : b.viaStdio).child.pid]))];
   for (const [, c] of targets) await latencies(c, 300); // warm up (JIT, sockets, upstream links)
 
   // Alternate every target in rounds so drift on a shared machine hits all of them alike.
@@ -120,25 +127,28 @@ async function main() {
   }
 
   // Upstream requests per proxied call, counted on the wire by a hop between one more gateway and the demo.
-  const hop = await countingHop(direct.url);
-  const viaHop = await start(['proxy', '--port', '0', hop.url], BINS[BINS.length - 1]);
+  const counting = await countingHop(direct.url);
+  const viaHop = await start(['proxy', '--port', '0', counting.url], BINS[BINS.length - 1]);
   const counter = await client(viaHop.url);
   await counter.callTool('test_simple_text'); // the session's upstream link opens here
-  const before = { ...hop.counts };
+  const before = { ...counting.counts };
   const N = 500;
   await callsAt(counter, N, CONCURRENCY);
-  const delta = Object.fromEntries(Object.entries(hop.counts).map(([m, n]) => [m, n - (before[m] ?? 0)]).filter(([, n]) => n > 0));
+  const delta = Object.fromEntries(Object.entries(counting.counts).map(([m, n]) => [m, n - (before[m] ?? 0)]).filter(([, n]) => n > 0));
   const counted = { proxied_calls: N, upstream_requests: delta, per_call: Object.values(delta).reduce((a, b) => a + b, 0) / N };
   await counter.close();
-  hop.close();
+  counting.close();
 
   const directP50 = median(lat.direct);
   const directCpu = median(cpus.direct);
+  const hopP50 = median(lat.hop);
+  const hopCpu = median(cpus.hop);
   const result = {
     calls: CALLS,
     concurrency: CONCURRENCY,
     rounds: ROUNDS,
     direct: { p50_us: directP50, cpu_us_per_call: directCpu },
+    reference_hop: { p50_us: hopP50, added_p50_us: hopP50 - directP50, cpu_us_per_call: hopCpu, cpu_ratio_to_direct: hopCpu / directCpu },
     gateways: builds.map((b, i) => {
       const cell = (kind) => {
         const p = median(lat[`${i}:${kind}`]);
@@ -147,7 +157,10 @@ async function main() {
         return { p50_us: p, added_p50_us: p - directP50, cpu_us_per_call: c, cpu_ratio_to_direct: c / directCpu, ...(a === undefined ? {} : { cpu_ratio_to_A: c / a }) };
       };
       const out = { build: path.dirname(path.dirname(b.bin)) };
-      if (kinds.includes('http')) out.http = { ...cell('http'), upstream_cpu_us_per_call: median(upstreamCpu[i]) };
+      if (kinds.includes('http')) {
+        const http = cell('http');
+        out.http = { ...http, cpu_ratio_to_hop: http.cpu_us_per_call / hopCpu, added_p50_ratio_to_hop: http.added_p50_us / (hopP50 - directP50), upstream_cpu_us_per_call: median(upstreamCpu[i]) };
+      }
       if (kinds.includes('stdio')) Object.assign(out, { stdio: cell('stdio'), stdio_upstream_pid_found: b.stdioUpstream !== undefined });
       return out;
     }),
