@@ -94,6 +94,9 @@ export function createProxy(upstream: UpstreamConfig, options: ProxyOptions = {}
 /** Who holds a 2026-07-28 subscription on a link: the downstream principal (as the listen stream counts it). */
 const holderOf = (ctx: RequestContext): string => principalOf(ctx.authInfo) ?? '';
 
+/** Who holds a legacy subscription on a link: the downstream session, else (stdio downstream) its principal. */
+const subscriberOf = (sessionId: string | undefined, principal: string): string => (sessionId !== undefined ? `s:${sessionId}` : `p:${principal}`);
+
 /**
  * Links are keyed by the issuer-qualified principal: one `sub` from two authorization servers is
  * two people, who must not share an upstream session (or its `headers(owner)` credential).
@@ -141,8 +144,14 @@ class Proxy_ implements McpProxy {
     await Promise.all([this.listTools(undefined), this.listResources(undefined), this.listResourceTemplates(undefined), this.listPrompts(undefined)]);
   }
 
-  sessionClosed(sessionId: string): Promise<void> {
-    return this.#pool.sessionClosed(sessionId);
+  async sessionClosed(sessionId: string): Promise<void> {
+    if (!this.#pool.shared) return this.#pool.sessionClosed(sessionId);
+    // A shared link outlives every session: what the ended session alone held is unsubscribed.
+    const link = this.#pool.links[0];
+    if (link === undefined) return;
+    for (const uri of link.releaseAll(subscriberOf(sessionId, ''))) {
+      if (link.client?.era === 'legacy') await this.#sendUntracked(link, 'resources/unsubscribe', { uri }).catch(() => undefined);
+    }
   }
 
   async close(): Promise<void> {
@@ -264,8 +273,7 @@ class Proxy_ implements McpProxy {
     if (client.serverCapabilities.resources?.subscribe !== true) return;
     // A 2026-07-28 upstream has no sessions: the link's own subscriptions/listen carries the URI.
     if (client.era !== 'legacy') return link.holdResource(uri, holderOf(ctx));
-    if (link.subscriptions.has(uri)) return;
-    link.subscriptions.add(uri);
+    if (!link.hold(uri, subscriberOf(ctx.sessionId, holderOf(ctx)))) return;
     await this.#sendUntracked(link, 'resources/subscribe', { uri });
   }
 
@@ -273,7 +281,8 @@ class Proxy_ implements McpProxy {
     if (ctx === undefined) return; // the session ended: its link closes with it
     const link = this.#pool.linkFor(ownerOf(ctx));
     if (link.client?.era === 'modern') return link.releaseResource(uri, holderOf(ctx));
-    if (!link.subscriptions.delete(uri) || link.client?.era !== 'legacy') return;
+    // On a shared link the upstream subscription is everyone's: only the last holder's unsubscribe goes upstream.
+    if (!link.release(uri, subscriberOf(ctx.sessionId, holderOf(ctx))) || link.client?.era !== 'legacy') return;
     await this.#sendUntracked(link, 'resources/unsubscribe', { uri });
   }
 

@@ -52,6 +52,8 @@ export class UpstreamPool implements LinkHost {
   /** The one subscriptions/listen kept open on a 2026-07-28 upstream, so its list changes are heard. */
   #listening: AbortController | undefined;
   #closed = false;
+  /** Links taken out of the pool and still closing: close() waits for them too (a stdio process still running). */
+  readonly #closing = new Set<Promise<void>>();
 
   constructor(options: UpstreamPoolOptions) {
     this.name = options.name;
@@ -85,8 +87,7 @@ export class UpstreamPool implements LinkHost {
     if (own.length >= Math.max(1, Math.floor(max / 4)) || this.#links.size >= max) {
       const idle = own.find((l) => l.inFlight.size === 0);
       if (idle === undefined) throw new UpstreamError(`upstream "${this.name}": ${this.#links.size >= max ? `${max} links are open (maxLinks), none idle longer than linkIdleMs (${this.#idleMs} ms),` : `this principal has ${own.length} links open, a quarter of maxLinks (${max})`} and none of this principal's is idle; try again when a call ends`);
-      this.#links.delete(idle.key);
-      void idle.close();
+      void this.#retire(idle);
     }
     link = new UpstreamLink(this, key, this.shared ? { sessionId: undefined, principal: undefined, issuer: undefined, id: '' } : owner);
     this.#links.set(key, link);
@@ -108,8 +109,7 @@ export class UpstreamPool implements LinkHost {
     for (const link of [...this.#links.values()]) {
       if (link.owner.sessionId !== undefined || this.shared) continue;
       if (link.busy || held.has(link.key) || now - link.lastUsed <= this.#idleMs) continue;
-      this.#links.delete(link.key);
-      void link.close();
+      void this.#retire(link);
     }
     if (this.#links.size === 0) this.#stopSweeping();
   }
@@ -133,17 +133,23 @@ export class UpstreamPool implements LinkHost {
   async sessionClosed(sessionId: string): Promise<void> {
     const link = this.#links.get(`s:${sessionId}`);
     if (link === undefined) return;
+    await this.#retire(link);
+  }
+
+  /** Takes a link out of the pool and closes it; the pool's close() waits for it. Never rejects: a link that fails to close is gone all the same. */
+  #retire(link: UpstreamLink): Promise<void> {
     this.#links.delete(link.key);
-    await link.close();
+    const closing: Promise<void> = link.close().catch(() => undefined).finally(() => this.#closing.delete(closing));
+    this.#closing.add(closing);
+    return closing;
   }
 
   async close(): Promise<void> {
     this.#closed = true;
     this.#stopSweeping();
     this.#listening?.abort();
-    const links = [...this.#links.values()];
-    this.#links.clear();
-    await Promise.all(links.map((link) => link.close()));
+    for (const link of [...this.#links.values()]) void this.#retire(link);
+    await Promise.all([...this.#closing]);
   }
 
   /** LinkHost. Its members are not marked internal: stripInternal would drop them from the class but not the interface. */

@@ -64,7 +64,7 @@ export class UpstreamLink {
   logLevel: LoggingLevel | undefined;
   /** Upstream URIs subscribed through this link (replayed on reconnect). */
   readonly subscriptions = new Set<string>();
-  /** 2026-07-28: who holds each URI of `subscriptions` (downstream principals), so the last one out unsubscribes. */
+  /** Who holds each URI of `subscriptions` (downstream sessions or principals), so the last one out unsubscribes. */
   readonly #holders = new Map<string, Set<string>>();
   /** 2026-07-28: the listen stream that carries `subscriptions`, and the id its acknowledgement gave it. */
   #resourceListen: { controller: AbortController; id: unknown } | undefined;
@@ -178,28 +178,47 @@ export class UpstreamLink {
   }
 
   /**
+   * `who` (a downstream session or principal) holds `uri` on this link; true when it is the first,
+   * so the upstream is to be told. On a shared link several downstream clients hold one URI.
+   */
+  hold(uri: string, who: string): boolean {
+    const holders = this.#holders.get(uri);
+    if (holders !== undefined) {
+      holders.add(who);
+      return false;
+    }
+    this.#holders.set(uri, new Set([who]));
+    this.subscriptions.add(uri);
+    return true;
+  }
+
+  /** `who` lets go of `uri`; true when it held it last, so the upstream is to be told. */
+  release(uri: string, who: string): boolean {
+    const holders = this.#holders.get(uri);
+    if (holders === undefined || !holders.delete(who) || holders.size > 0) return false;
+    this.#holders.delete(uri);
+    this.subscriptions.delete(uri);
+    return true;
+  }
+
+  /** `who` is gone (its session ended): the URIs it held last. */
+  releaseAll(who: string): string[] {
+    return [...this.#holders.keys()].filter((uri) => this.release(uri, who));
+  }
+
+  /**
    * 2026-07-28: `who` (a downstream principal) listens to `uri`. A listen's filter cannot change,
    * so the link opens a new stream with every URI it holds and ends the old one once the new one
    * is acknowledged; resolves when `uri` is covered.
    */
   holdResource(uri: string, who: string): Promise<void> {
-    const holders = this.#holders.get(uri);
-    if (holders !== undefined) {
-      holders.add(who);
-      return this.#scheduled ?? this.#running;
-    }
-    this.#holders.set(uri, new Set([who]));
-    this.subscriptions.add(uri);
+    if (!this.hold(uri, who)) return this.#scheduled ?? this.#running;
     return this.#relisten();
   }
 
   /** 2026-07-28: `who` stopped listening to `uri`; the last one out drops it from the upstream stream. */
   releaseResource(uri: string, who: string): void {
-    const holders = this.#holders.get(uri);
-    if (holders === undefined || !holders.delete(who) || holders.size > 0) return;
-    this.#holders.delete(uri);
-    this.subscriptions.delete(uri);
-    void this.#relisten();
+    if (this.release(uri, who)) void this.#relisten();
   }
 
   /** The downstream principals listening to `uri` on this link. */

@@ -70,10 +70,18 @@ export class McpServer extends Authoring implements ConnectionFactory {
   #skills: SkillCatalog | undefined;
   #started = false;
   readonly #sessionListeners = new Set<(info: { sessionId: string }) => void>();
+  /**
+   * Open connections per session id. A cluster's copy of a session replaces its connection when
+   * the record changed on another instance: the session closes with its last connection, not each.
+   */
+  readonly #sessionConnections = new Map<string, number>();
   readonly #release = (connection: McpProtocolHandler): void => {
-    this.#connections.delete(connection);
+    if (!this.#connections.delete(connection)) return;
     const sessionId = connection.sessionId;
     if (sessionId === undefined) return;
+    const left = (this.#sessionConnections.get(sessionId) ?? 1) - 1;
+    if (left > 0) return void this.#sessionConnections.set(sessionId, left);
+    this.#sessionConnections.delete(sessionId);
     this.#scope.catalog?.sessionClosed(sessionId);
     for (const listener of [...this.#sessionListeners]) listener({ sessionId });
   };
@@ -247,6 +255,8 @@ export class McpServer extends Authoring implements ConnectionFactory {
   openConnection(options: ConnectionOptions = {}): McpConnection {
     const connection = new McpProtocolHandler(this.#scope, options, { onClose: this.#release, managed: true });
     this.#connections.add(connection);
+    const sessionId = connection.sessionId;
+    if (sessionId !== undefined) this.#sessionConnections.set(sessionId, (this.#sessionConnections.get(sessionId) ?? 0) + 1);
     return connection;
   }
 
@@ -436,7 +446,7 @@ export class McpServer extends Authoring implements ConnectionFactory {
     return () => this.#rootsListeners.delete(listener);
   }
 
-  /** Called when a session's connection on this server closes (ended, expired, or the server stopped): what a gateway keeps per session ends with it. */
+  /** Called when a session's last connection on this server closes (ended, expired, or the server stopped): what a gateway keeps per session ends with it. */
   onSessionClosed(listener: (info: { sessionId: string }) => void): () => void {
     this.#sessionListeners.add(listener);
     return () => this.#sessionListeners.delete(listener);

@@ -25,6 +25,15 @@ describe('mcpkit demo', () => {
     expect(result.stderr).toContain('the everything-server on stdio');
   });
 
+  it('--stdio warns under an npm script, which prints a banner on stdout, and not under npx, which prints none', async () => {
+    const input = `${JSON.stringify(initialize)}\n`;
+    const script = await mcpkit(['demo', '--stdio'], { input, env: { npm_lifecycle_event: 'start', npm_command: 'run-script' } });
+    expect(script.stderr).toContain('running under an npm script');
+    const npx = await mcpkit(['demo', '--stdio'], { input, env: { npm_lifecycle_event: 'npx', npm_command: 'exec' } });
+    expect(npx.stderr).toContain('the everything-server on stdio');
+    expect(npx.stderr).not.toContain('npm script');
+  });
+
   it('the official SDK client spawns the documented command and uses it', async () => {
     const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'demo', '--stdio'], stderr: 'pipe' });
     const client = new Client({ name: 'sdk', version: '1' });

@@ -85,3 +85,24 @@ it.each([
   await client.close();
   await eventually(() => up.closed() === 1, { deadlineMs: 3000, message: 'the upstream session closed with the downstream one' });
 });
+
+it('gateway.close() resolves once the upstream sessions of the downstream sessions it ended are closed', async () => {
+  const up = await upstream();
+  const order: string[] = [];
+  // The session's upstream DELETE is answered late: close() must wait for it, not only for the links still in the pool.
+  const late = (input: string | URL, init: RequestInit): Promise<Response> =>
+    init.method !== 'DELETE' ? fetch(input, init) : new Promise((resolve) => setTimeout(resolve, 50)).then(() => fetch(input, init)).then((response) => (order.push('upstream session closed'), response));
+  const gateway = createGateway(
+    { mcpServers: { up: { url: up.url } } },
+    { proxy: { transport: (owner) => new StreamableHttpTransport(up.url, owner.sessionId === undefined ? {} : { fetch: late }) } },
+  );
+  const listener = await listen(gateway.server, { port: 0 });
+  cleanup.push(() => listener.close());
+  const client = new Client({ protocolVersion: LEGACY });
+  await client.connect(new StreamableHttpTransport(listener.url));
+  cleanup.push(() => client.close());
+  expect((await client.callTool('up_echo')).content).toEqual([{ type: 'text', text: 'echo' }]);
+  await gateway.close(); // stops the server: the downstream session ends, and its upstream session with it
+  order.push('gateway closed');
+  expect(order).toEqual(['upstream session closed', 'gateway closed']);
+});

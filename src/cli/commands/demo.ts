@@ -46,7 +46,9 @@ export async function run(argv: string[]): Promise<number> {
   const redis = redisUrl === undefined || redisUrl === '' ? undefined : await demoRedisState(redisUrl, process.env['MCPKIT_STATE_SECRET']);
   const server = demo.createEverythingServer(redis?.server ?? {});
   if (values.stdio) {
-    if (process.env['npm_lifecycle_event'] !== undefined) {
+    // `npx mcpkit demo --stdio` (npm exec, lifecycle event "npx") prints no banner: only `npm run`/`npm start` do.
+    const event = process.env['npm_lifecycle_event'];
+    if (event !== undefined && event !== 'npx') {
       console.error('mcpkit demo: running under an npm script, which prints its banner on stdout before any JSON. MCP clients should spawn `node bin/mcpkit.js demo --stdio` directly (mcpkit config <client> demo prints the configuration).');
     }
     onShutdown(() => server.stop());
