@@ -79,7 +79,15 @@ export class RequestTable {
     if (progressToken !== undefined) this.#progress.set(progressToken, entry);
     // One listener on a signal shared by many calls, however many there are.
     if (signal !== undefined) entry.unlink = linkAbort(signal, () => entry.aborted(signal));
-    const sent = out.transport.send(message, info);
+    let sent: Promise<void>;
+    try {
+      sent = out.transport.send(message, info);
+    } catch (error) {
+      // A synchronous send that could not encode the message (a BigInt, a cycle): nothing went out, so
+      // nothing stays in flight (the slot, the deadline, a promise close() would reject unwatched).
+      entry.reject(error instanceof Error ? error : new McpTransportError('unreachable', String(error)));
+      return promise;
+    }
     // A send that needs no waiting answers with the one settled SENT: nothing to catch, no promise and job per call.
     if (sent !== SENT) {
       sent.catch((error: unknown) => {
