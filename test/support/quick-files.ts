@@ -40,7 +40,7 @@ function needy(file: string, seen = new Set<string>()): boolean {
   // Test helpers (../support/*.ts, ./support.ts, fixtures) may start what the test itself does not
   // name, and examples/ import the package by name; src/ is library code.
   for (const match of text.matchAll(/from '(\.\.?\/[^']+)\.js'/g)) {
-    const target = normalize(join(dirname(file), match[1]));
+    const target = normalize(join(dirname(file), match[1] ?? ''));
     if (target.startsWith('test/') && needy(`${target}.ts`, seen)) return true;
     if (target.startsWith('examples/') && needy(`${target}.js`, seen)) return true;
   }
