@@ -94,6 +94,8 @@ export function createProxy(upstream: UpstreamConfig, options: ProxyOptions = {}
 /** Who holds a 2026-07-28 subscription on a link: the downstream principal (as the listen stream counts it). */
 const holderOf = (ctx: RequestContext): string => principalOf(ctx.authInfo) ?? '';
 
+const ended = (label: string): string => `${label}: the downstream request ended before it reached the upstream`;
+
 /** Who holds a legacy subscription on a link: the downstream session, else (stdio downstream) its principal. */
 const subscriberOf = (sessionId: string | undefined, principal: string): string => (sessionId !== undefined ? `s:${sessionId}` : `p:${principal}`);
 
@@ -187,7 +189,8 @@ class Proxy_ implements McpProxy {
     if (running !== undefined) return running as Promise<readonly T[]>;
     const generation = this.#lists;
     const promise = (async () => {
-      const link = this.#pool.anyLink(ownerOf(ctx));
+      // A request already over (its session may have ended) opens no link of its owner's, which would outlive it.
+      const link = this.#pool.anyLink(ownerOf(ctx?.signal.aborted === true ? undefined : ctx));
       const client = await link.connected();
       if (client.serverCapabilities[capability] === undefined) return [];
       const items: T[] = [];
@@ -268,7 +271,7 @@ class Proxy_ implements McpProxy {
   // ---- subscriptions ---------------------------------------------------------------------
 
   async subscribe(uri: string, ctx: RequestContext): Promise<void> {
-    const link = this.#pool.linkFor(ownerOf(ctx));
+    const link = this.#linkFor(ctx);
     const client = await link.connected();
     if (client.serverCapabilities.resources?.subscribe !== true) return;
     // A 2026-07-28 upstream has no sessions: the link's own subscriptions/listen carries the URI.
@@ -279,7 +282,9 @@ class Proxy_ implements McpProxy {
 
   async unsubscribe(uri: string, ctx: RequestContext | undefined): Promise<void> {
     if (ctx === undefined) return; // the session ended: its link closes with it
-    const link = this.#pool.linkFor(ownerOf(ctx));
+    // Only a link there is: one opened now to unsubscribe would hold nothing, and outlive a session that ended meanwhile.
+    const link = this.#pool.existingLink(ownerOf(ctx));
+    if (link === undefined) return;
     if (link.client?.era === 'modern') return link.releaseResource(uri, holderOf(ctx));
     // On a shared link the upstream subscription is everyone's: only the last holder's unsubscribe goes upstream.
     if (!link.release(uri, subscriberOf(ctx.sessionId, holderOf(ctx))) || link.client?.era !== 'legacy') return;
@@ -289,7 +294,8 @@ class Proxy_ implements McpProxy {
   // ---- one proxied call --------------------------------------------------------------------
 
   #call(ctx: RequestContext, method: string, params: Json): Promise<Json> {
-    const link = this.#pool.linkFor(ownerOf(ctx));
+    if (ctx.signal.aborted) return Promise.reject(new JsonRpcProtocolError(ErrorCode.InternalError, ended(this.label)));
+    const link = this.#linkFor(ctx);
     const options: RequestOptions = { timeoutMs: 0 };
     if (ctx.progressToken !== undefined) {
       options.onProgress = ({ progress, total, message }) => void ctx.progress(progress, total, message).catch(() => undefined);
@@ -321,6 +327,15 @@ class Proxy_ implements McpProxy {
     this.#holds.open(holdId, link.key, run, () => upstream.abort(new Error('the downstream client did not come back with the input in time')));
     (ctx.requestState as Json)[HOLD_KEY] = holdId;
     return this.#tracked(link, ctx, run);
+  }
+
+  /**
+   * The link of the request's owner. A request already over gets none: its session may have ended
+   * (a DELETE while a middleware awaited), and a link opened after that would never be closed.
+   */
+  #linkFor(ctx: RequestContext): UpstreamLink {
+    if (ctx.signal.aborted) throw new UpstreamError(ended(this.label));
+    return this.#pool.linkFor(ownerOf(ctx));
   }
 
   /**

@@ -119,6 +119,11 @@ export class UpstreamPool implements LinkHost {
     this.#sweeper = undefined;
   }
 
+  /** This owner's link if it has one; none is created. */
+  existingLink(owner: LinkOwner): UpstreamLink | undefined {
+    return this.#links.get(this.shared ? 'shared' : linkKeyOf(owner));
+  }
+
   /** Any live link (for lists, which every owner shares), else a new one for this owner. */
   anyLink(owner: LinkOwner): UpstreamLink {
     for (const link of this.#links.values()) if (link.client !== undefined) return link;
