@@ -11,6 +11,7 @@ import { createProxy } from '../../src/gateway.js';
 import { MemorySharedSessionStore } from '../../src/stores/shared-memory.js';
 import type { ClusterChannel, ClusterListener, ClusterMessage } from '../../src/stores/shared-sessions.js';
 import { eventually } from '../support/eventually.js';
+import { countingUpstream } from './counting-upstream.js';
 import { LEGACY } from '../support/revisions.js';
 import { initializeBody, post, rpc, sessionHeaders } from '../transports/http/support.js';
 
@@ -35,16 +36,7 @@ function memoryChannels(): (id: string) => ClusterChannel {
   });
 }
 
-/** A legacy HTTP upstream that counts the sessions ended on it. */
-async function upstream(): Promise<{ url: string; closed: () => number }> {
-  const server = new McpServer({ name: 'up', version: '1.0.0', protocolVersions: [LEGACY] });
-  server.tool('echo', { description: 'echo' }, () => 'echo');
-  let closed = 0;
-  server.onSessionClosed(() => void closed++);
-  const listener = await listen(server, { port: 0 });
-  cleanup.push(() => listener.close());
-  return { url: listener.url, closed: () => closed };
-}
+const upstream = (): ReturnType<typeof countingUpstream> => countingUpstream(cleanup);
 
 async function answer(response: Response): Promise<Record<string, unknown>> {
   const text = await response.text();

@@ -11,6 +11,7 @@ import { listen } from '../../src/adapters/node.js';
 import { Client, StreamableHttpTransport } from '../../src/client.js';
 import { createGateway, createProxy } from '../../src/gateway.js';
 import { eventually } from '../support/eventually.js';
+import { countingUpstream } from './counting-upstream.js';
 import { LEGACY } from '../support/revisions.js';
 
 const cleanup: (() => Promise<unknown>)[] = [];
@@ -18,16 +19,7 @@ afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn().catch(() => undefined);
 });
 
-/** An HTTP upstream that counts the sessions that ended on it. */
-async function upstream(): Promise<{ url: string; closed: () => number }> {
-  const server = new McpServer({ name: 'up', version: '1.0.0', protocolVersions: [LEGACY] }); // legacy: an upstream session to end
-  server.tool('echo', { description: 'echo' }, () => 'echo');
-  let closed = 0;
-  server.onSessionClosed(() => void closed++);
-  const listener = await listen(server, { port: 0 });
-  cleanup.push(() => listener.close());
-  return { url: listener.url, closed: () => closed };
-}
+const upstream = (): ReturnType<typeof countingUpstream> => countingUpstream(cleanup);
 
 async function oneLegacySession(url: string): Promise<void> {
   const client = new Client({ protocolVersion: LEGACY });
