@@ -9,32 +9,15 @@ import { McpServer } from '../../src/index.js';
 import { listen } from '../../src/adapters/node.js';
 import { createProxy } from '../../src/gateway.js';
 import { MemorySharedSessionStore } from '../../src/stores/shared-memory.js';
-import type { ClusterChannel, ClusterListener, ClusterMessage } from '../../src/stores/shared-sessions.js';
 import { eventually } from '../support/eventually.js';
 import { countingUpstream } from './counting-upstream.js';
 import { LEGACY } from '../support/revisions.js';
-import { initializeBody, post, rpc, sessionHeaders } from '../transports/http/support.js';
+import { initializeBody, memoryChannels, post, rpc, sessionHeaders } from '../transports/http/support.js';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn().catch(() => undefined);
 });
-
-/** Instances in one process: what one sends, the others hear (as on Redis pub/sub). */
-function memoryChannels(): (id: string) => ClusterChannel {
-  const listeners = new Map<string, ClusterListener>();
-  return (instanceId) => ({
-    instanceId,
-    send: async (to: string, message: ClusterMessage) => listeners.get(to)?.(message),
-    broadcast: async (message: ClusterMessage) => {
-      for (const listener of [...listeners.values()]) listener(message);
-    },
-    listen: async (listener: ClusterListener) => {
-      listeners.set(instanceId, listener);
-      return () => void listeners.delete(instanceId);
-    },
-  });
-}
 
 const upstream = (): ReturnType<typeof countingUpstream> => countingUpstream(cleanup);
 

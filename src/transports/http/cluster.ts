@@ -471,6 +471,16 @@ export class ClusterSessionRegistry extends SessionRegistry {
     }
   }
 
+  /** A copy's connections it replaced end with it: their requests are the session's (closing the current one alone left them running). */
+  protected override retire(session: HttpSession, reason: string, release = true): boolean {
+    if (!super.retire(session, reason, release)) return false;
+    if (session instanceof SharedHttpSession) {
+      for (const connection of session.generations.values()) connection.close(reason);
+      session.generations.clear();
+    }
+    return true;
+  }
+
   /** Closes this instance's copy only. */
   async #drop(session: HttpSession, reason: string): Promise<void> {
     this.retire(session, reason, false);

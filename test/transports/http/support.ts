@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { JsonRpcMessage } from '../../../src/jsonrpc/message.js';
 import type { ConnectionFactory } from '../../../src/protocol/connection.js';
 import { createFetchHandler, listen, type NodeHandlerOptions } from '../../../src/http.js';
+import type { ClusterChannel, ClusterListener, ClusterMessage } from '../../../src/stores/shared-sessions.js';
 
 import { LEGACY as PROTOCOL } from '../../support/revisions.js';
 
@@ -207,3 +208,19 @@ export function rawRequest(
 }
 
 export { eventually } from '../../support/eventually.js';
+
+/** Instances in one process: what one sends, the others hear (as on Redis pub/sub). */
+export function memoryChannels(): (id: string) => ClusterChannel {
+  const listeners = new Map<string, ClusterListener>();
+  return (instanceId) => ({
+    instanceId,
+    send: async (to: string, message: ClusterMessage) => listeners.get(to)?.(message),
+    broadcast: async (message: ClusterMessage) => {
+      for (const listener of [...listeners.values()]) listener(message);
+    },
+    listen: async (listener: ClusterListener) => {
+      listeners.set(instanceId, listener);
+      return () => void listeners.delete(instanceId);
+    },
+  });
+}
