@@ -23,6 +23,18 @@ describe('AI SDK MCP client against mcpkit demo --stdio', () => {
     } finally {
       await client.close();
     }
-    expect(errors).toEqual([]);
+    // The AI SDK gives its stdio `server/discover` probe 1 s, then falls back to
+    // initialize; on a loaded machine the demo's answer to the probe can come
+    // after that, and the SDK reports it as a response to an unknown id. That
+    // late discover result is the only report tolerated; anything else fails.
+    expect(errors.filter((e) => !isLateDiscoverAnswer(e))).toEqual([]);
   });
 });
+
+function isLateDiscoverAnswer(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : '';
+  const json = /unknown message ID: (\{.*\})$/s.exec(message)?.[1];
+  if (json === undefined) return false;
+  const response = JSON.parse(json) as { id?: unknown; result?: { supportedVersions?: unknown } };
+  return response.id === 0 && Array.isArray(response.result?.supportedVersions);
+}

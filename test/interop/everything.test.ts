@@ -173,6 +173,8 @@ describe('server-filesystem over stdio', () => {
 describe('stdio shutdown', () => {
   it('escalates stdin close → SIGTERM → SIGKILL on a child that ignores them', async () => {
     // A child that answers initialize, then ignores stdin's end and SIGTERM.
+    // The grace is long enough for a loaded machine to run its SIGTERM handler
+    // before the SIGKILL (200 ms was not, under load 16).
     const script = `
       process.on('SIGTERM', () => process.stderr.write('ignoring SIGTERM\\n'));
       process.stdin.on('end', () => process.stderr.write('ignoring stdin end\\n'));
@@ -189,7 +191,7 @@ describe('stdio shutdown', () => {
     let stderr = '';
     const exits: { code: number | null; signal: NodeJS.Signals | null }[] = [];
     const client = new Client({ protocolVersion: '2025-11-25' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: ['-e', script], graceMs: 200, onStderr: (t) => (stderr += t), onExit: (e) => void exits.push(e) }));
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: ['-e', script], graceMs: 1500, onStderr: (t) => (stderr += t), onExit: (e) => void exits.push(e) }));
     expect(client.serverInfo?.name).toBe('stubborn');
     await client.close();
     expect(exits).toEqual([{ code: null, signal: 'SIGKILL' }]);
