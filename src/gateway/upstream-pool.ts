@@ -85,8 +85,10 @@ export class UpstreamPool implements LinkHost {
     // never closes another's live upstream session (its subscriptions, log level, process).
     const own = [...this.#links.values()].filter((l) => l.owner.id === owner.id);
     if (own.length >= Math.max(1, Math.floor(max / 4)) || this.#links.size >= max) {
-      const idle = own.find((l) => l.inFlight.size === 0);
-      if (idle === undefined) throw new UpstreamError(`upstream "${this.name}": ${this.#links.size >= max ? `${max} links are open (maxLinks), none idle longer than linkIdleMs (${this.#idleMs} ms),` : `this principal has ${own.length} links open, a quarter of maxLinks (${max})`} and none of this principal's is idle; try again when a call ends`);
+      // Idle as the sweep means it: a link carrying subscriptions, a list fetch or a held call is someone's live state.
+      const held = this.#options.heldLinks?.() ?? new Set<string>();
+      const idle = own.find((l) => !l.busy && !held.has(l.key));
+      if (idle === undefined) throw new UpstreamError(`upstream "${this.name}": ${this.#links.size >= max ? `${max} links are open (maxLinks), none idle longer than linkIdleMs (${this.#idleMs} ms),` : `this principal has ${own.length} links open, a quarter of maxLinks (${max})`} and none of this principal's is idle (each has a call, a subscription or an upstream request on it); try again when one ends`);
       void this.#retire(idle);
     }
     link = new UpstreamLink(this, key, this.shared ? { sessionId: undefined, principal: undefined, issuer: undefined, id: '' } : owner);

@@ -50,7 +50,7 @@ describe('linkIdleMs: making room', () => {
     busy.inFlight.add({});
     busy.lastUsed -= 120_000;
     expect(() => links.linkFor(principal('e'))).toThrow(UpstreamError);
-    expect(() => links.linkFor(principal('e'))).toThrow('upstream "up": 4 links are open (maxLinks), none idle longer than linkIdleMs (60000 ms), and none of this principal\'s is idle; try again when a call ends');
+    expect(() => links.linkFor(principal('e'))).toThrow('upstream "up": 4 links are open (maxLinks), none idle longer than linkIdleMs (60000 ms), and none of this principal\'s is idle (each has a call, a subscription or an upstream request on it); try again when one ends');
     expect(links.links.map((l) => l.owner.principal)).toEqual(['a', 'b', 'c', 'd']);
   });
 

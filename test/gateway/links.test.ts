@@ -36,6 +36,19 @@ describe('maxLinks', () => {
     expect(links.links.map((l) => l.key).sort()).toEqual(['s:alice-1', 's:bob-0']);
   });
 
+  it('a link carrying a subscription or an upstream request is not idle: it is kept, and its principal refused until it is', () => {
+    const links = pool(4); // a quarter: one link per principal
+    const subscribed = links.linkFor(session('alice', 0));
+    subscribed.subscriptions.add('note://a');
+    expect(() => links.linkFor(session('alice', 1))).toThrow(/none of this principal's is idle/);
+    expect(links.links.map((l) => l.key)).toEqual(['s:alice-0']); // its subscription lives on
+    subscribed.subscriptions.clear();
+    subscribed.requests = 1; // a list fetch on it
+    expect(() => links.linkFor(session('alice', 1))).toThrow(/none of this principal's is idle/);
+    subscribed.requests = 0;
+    expect(links.linkFor(session('alice', 1)).key).toBe('s:alice-1');
+  });
+
   it('any sequence of owners: the pool stays within maxLinks and nobody loses a link to another principal', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 16 }), fc.array(fc.tuple(fc.constantFrom('a', 'b', 'c', 'd', 'e'), fc.integer({ min: 0, max: 9 })), { maxLength: 80 }), (max, steps) => {
