@@ -12,7 +12,7 @@ import { MemorySharedSessionStore } from '../../src/stores/shared-memory.js';
 import { eventually } from '../support/eventually.js';
 import { countingUpstream } from './counting-upstream.js';
 import { LEGACY } from '../support/revisions.js';
-import { initializeBody, memoryChannels, post, rpc, sessionHeaders } from '../transports/http/support.js';
+import { memoryChannels, openSession, post, rpc, sessionHeaders } from '../transports/http/support.js';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -43,10 +43,7 @@ it('a copy rebuilt after the record changed on another instance keeps its upstre
   const a = await instance('a');
   const b = await instance('b');
 
-  const init = await post(a, initializeBody(0, LEGACY));
-  const session = init.headers.get('mcp-session-id')!;
-  await answer(init);
-  await (await post(a, { jsonrpc: '2.0', method: 'notifications/initialized' }, sessionHeaders(session))).text();
+  const session = await openSession(a);
   const call = async (url: string, id: number): Promise<unknown> => (await answer(await post(url, rpc(id, 'tools/call', { name: 'up_echo', arguments: {} }), sessionHeaders(session))))['result'];
 
   expect(await call(a, 1)).toEqual({ content: [{ type: 'text', text: 'echo' }] }); // A's upstream session is open

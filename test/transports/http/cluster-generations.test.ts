@@ -9,7 +9,7 @@ import { McpServer } from '../../../src/index.js';
 import { listen } from '../../../src/adapters/node.js';
 import { MemorySharedSessionStore } from '../../../src/stores/shared-memory.js';
 import { LEGACY } from '../../support/revisions.js';
-import { eventually, initializeBody, memoryChannels, post, rpc, sessionHeaders } from './support.js';
+import { eventually, memoryChannels, openSession, post, rpc, sessionHeaders } from './support.js';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -36,10 +36,7 @@ it('a session that ends aborts the calls still running on a connection its copy 
   };
   const a = await instance('a');
   const b = await instance('b');
-  const init = await post(a, initializeBody(0, LEGACY));
-  const session = init.headers.get('mcp-session-id')!;
-  await init.text();
-  await (await post(a, { jsonrpc: '2.0', method: 'notifications/initialized' }, sessionHeaders(session))).text();
+  const session = await openSession(a);
 
   const waiting = post(a, rpc(1, 'tools/call', { name: 'wait', arguments: {} }), sessionHeaders(session)).then((r) => r.text(), () => '');
   await running; // on A's first connection
