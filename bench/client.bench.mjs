@@ -5,11 +5,15 @@
 // process; this process runs only the client, so its utime + stime (process.cpuUsage) over a
 // phase, divided by the calls, is the client's CPU per call. Rounds interleave the two clients so a
 // noisy minute hits both; the median of the rounds is reported.
-//   node bench/client.bench.mjs [--calls N] [--rounds N] [--slice N] [--only stdio|http] [WORKTREE ...]   (needs dist/: npm run build)
+//   node bench/client.bench.mjs [--calls N] [--rounds N] [--warmup N] [--slice N] [--only stdio|http] [WORKTREE ...]   (needs dist/: npm run build)
 // --slice N: every client's session is open at once and the calls go in slices of N, each client in turn
 // (rotated), so a load that comes and goes hits all of them alike; a round is then CALLS calls of each.
 // With worktree roots (A/B), each one's dist/client.js is measured next to the SDK in the same rounds,
 // against this worktree's demo; the ratios of B to A are printed too.
+// --warmup N (default 2000): calls each session makes before it is measured. Every session spawns its
+// own demo, and against a demo still cold (its JIT tiering up, each answer slower) a client's own CPU
+// per call came out higher for both clients (mcpkit's 35–58 µs after 200 calls, 23–27 µs after 3000,
+// same load), a cost of waiting on a slow server that narrows the ratio; 200 was the figure before.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -18,10 +22,11 @@ import { StdioClientTransport as SdkStdioTransport } from '@modelcontextprotocol
 import { abArgs } from './lib/ab-args.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const { files, num, str } = abArgs(process.argv.slice(2), { known: ['calls', 'rounds', 'only', 'slice'] });
+const { files, num, str } = abArgs(process.argv.slice(2), { known: ['calls', 'rounds', 'only', 'slice', 'warmup'] });
 const SLICE = num('slice', 0);
 const CALLS = num('calls', 2000);
 const ROUNDS = num('rounds', 3);
+const WARMUP = num('warmup', 2000);
 const ONLY = str('only', 'all');
 const builds = files.length === 0 ? [root] : files.map((f) => path.resolve(f));
 const DEMO = ['examples/everything-server/main.js'];
@@ -68,7 +73,7 @@ const ours = names.filter((n) => n !== 'sdk v2');
 /** µs of this process's CPU per call, for `CALLS` sequential calls after a warm-up. */
 async function measure(name, transport, era) {
   const session = await clients[name].connect(transport, era);
-  for (let i = 0; i < 200; i++) await session.call();
+  for (let i = 0; i < WARMUP; i++) await session.call();
   const before = process.cpuUsage();
   for (let i = 0; i < CALLS; i++) await session.call();
   const used = process.cpuUsage(before);
@@ -82,7 +87,7 @@ async function measureSliced(transport, era) {
   for (const name of names) sessions.push([name, await clients[name].connect(transport, era)]);
   const used = Object.fromEntries(names.map((n) => [n, 0]));
   try {
-    for (const [, session] of sessions) for (let i = 0; i < 200; i++) await session.call();
+    for (const [, session] of sessions) for (let i = 0; i < WARMUP; i++) await session.call();
     for (let done = 0, turn = 0; done < CALLS; done += SLICE, turn++) {
       for (let k = 0; k < sessions.length; k++) {
         const [name, session] = sessions[(k + turn) % sessions.length];
@@ -129,6 +134,6 @@ try {
 } finally {
   http.stop();
 }
-console.log(`client CPU per tools/call (${TOOL}), median of ${ROUNDS} rounds of ${CALLS} calls${SLICE > 0 ? ` (in rotated slices of ${SLICE})` : ''}, µs\n`);
+console.log(`client CPU per tools/call (${TOOL}), median of ${ROUNDS} rounds of ${CALLS} calls after ${WARMUP}${SLICE > 0 ? ` (in rotated slices of ${SLICE})` : ''}, µs\n`);
 console.log(`| transport, revision | ${ours.map((n) => `${n} (× SDK)`).join(' | ')} | SDK v2 client |\n|---|${ours.map(() => '---|').join('')}---|`);
 for (const row of rows) console.log(row);

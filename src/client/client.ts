@@ -417,9 +417,7 @@ export class Client {
     return transport.send(message, this.#info(method, params, undefined));
   }
 
-  #connected(transport: ClientTransport): { transport: ClientTransport; era: Era | undefined; protocolVersion: string | undefined } {
-    return { transport, era: this.#era, protocolVersion: this.#version };
-  }
+  #connected = (transport: ClientTransport): { transport: ClientTransport; era: Era | undefined; protocolVersion: string | undefined } => ({ transport, era: this.#era, protocolVersion: this.#version });
 
   #live(): ClientTransport {
     if (this.#closed) throw new McpTransportError('closed', 'The client is closed');
@@ -454,19 +452,21 @@ export class Client {
     return { ...params, _meta: meta };
   }
 
-  async #requestOnce(method: string, params: Json, options: RequestOptions, tasks: boolean): Promise<Json> {
-    const transport = this.#live();
-    if (!tracingOutboundRequests()) return this.#send(transport, method, params, options, tasks, undefined);
-    return observeRequest(method, params, options.meta, this.#connected(transport), (traced, message) =>
-      this.#send(transport, method, traced, options, tasks, (id) => (message.id = id)),
-    );
+  /** Not async: an async frame made a promise per call and resolved it with the table's (a thenable job more); what throws still rejects. */
+  #requestOnce(method: string, params: Json, options: RequestOptions, tasks: boolean): Promise<Json> {
+    try {
+      const transport = this.#live();
+      if (!tracingOutboundRequests()) return this.#send(transport, method, params, options, tasks, undefined);
+      return observeRequest(method, params, options.meta, this.#connected(transport), (traced, message) => this.#send(transport, method, traced, options, tasks, (id) => (message.id = id)));
+    } catch (error) {
+      return Promise.reject(error); // eslint-disable-line @typescript-eslint/prefer-promise-reject-errors -- what #live or the tracer threw, as it was
+    }
   }
 
   /** `onId`: an observer learns the request's JSON-RPC id. */
   #send(transport: ClientTransport, method: string, params: Json, options: RequestOptions, tasks: boolean, onId: ((id: number) => void) | undefined): Promise<Json> {
-    const timeoutMs = options.timeoutMs ?? this.#options.requestTimeoutMs ?? 60_000;
     // 2026-07-28 over HTTP cancels by closing the request's stream; everything else by notifications/cancelled.
-    return this.#requests.start({ method, params, options, timeoutMs, streamed: transport.readsOutboundInfo !== false, tasks, transport, onId });
+    return this.#requests.start({ method, params, options, timeoutMs: options.timeoutMs ?? this.#options.requestTimeoutMs ?? 60_000, streamed: transport.readsOutboundInfo !== false, tasks, transport, onId });
   }
 
   async #list(method: string, options: ListOptions): Promise<Json> {
