@@ -67,9 +67,9 @@ export function operationAttributes(message: RequestMessage, protocolVersion: st
   return attributes;
 }
 
-/** The span's own attributes on top of the operation's: ids and the resource URI. */
-export function serverSpanAttributes(message: RequestMessage): Attributes {
-  const attributes = operationAttributes(message, message.protocolVersion);
+/** The span's own attributes on top of the operation's (`operationAttributes`, not changed): ids and the resource URI. */
+export function serverSpanAttributes(message: RequestMessage, operation: Attributes): Attributes {
+  const attributes: Attributes = { ...operation };
   if (message.id !== null) attributes[ATTR.requestId] = String(message.id);
   if (message.sessionId !== undefined) attributes[ATTR.sessionId] = message.sessionId;
   if (message.target !== undefined && message.targetKind === 'resource') attributes[ATTR.resourceUri] = message.target;

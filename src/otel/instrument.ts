@@ -10,9 +10,10 @@ import {
   SpanKind,
   trace,
   type Histogram,
-  type Link,
+  type Attributes,
   type MeterProvider,
   type Span,
+  type SpanOptions,
   type TextMapGetter,
   type Tracer,
   type TracerProvider,
@@ -189,13 +190,16 @@ class Telemetry {
     // The client's span (from _meta) is the parent; the transport's span (HTTP) is linked.
     const parent = remote ? extracted : ambient;
     let span: Span | undefined;
+    let operation: Attributes | undefined;
     if (this.#native) {
       const ambientSpan = remote ? trace.getSpanContext(ambient) : undefined;
-      const links: Link[] = ambientSpan !== undefined ? [{ context: ambientSpan }] : [];
-      span = this.#tracer.startSpan(spanName(message), { kind: SpanKind.SERVER, attributes: serverSpanAttributes(message), links }, parent);
+      operation = operationAttributes(message, message.protocolVersion);
+      const options: SpanOptions = { kind: SpanKind.SERVER, attributes: serverSpanAttributes(message, operation) };
+      if (ambientSpan !== undefined) options.links = [{ context: ambientSpan }];
+      span = this.#tracer.startSpan(spanName(message), options, parent);
       if (this.#capture && message.targetKind === 'tool') setJson(span, ATTR.toolArguments, message.params?.['arguments']);
     }
-    const state = holding({ message, span, context: span !== undefined ? trace.setSpan(parent, span) : parent, started: performance.now() });
+    const state = holding({ message, span, context: span !== undefined ? trace.setSpan(parent, span) : parent, started: performance.now(), operation });
     this.#requests.set(message, state);
     return state;
   }
@@ -215,9 +219,13 @@ class Telemetry {
     if (this.#capture && message.targetKind === 'tool' && outcome.errorType === undefined) setJson(span, ATTR.toolResult, result);
     settle(span, outcome);
     span.end();
-    const attributes = operationAttributes(message, negotiated);
-    if (outcome.errorType !== undefined) attributes[ATTR.errorType] = outcome.errorType;
-    if (outcome.statusCode !== undefined) attributes[ATTR.statusCode] = outcome.statusCode;
+    // Most requests end as they began: the attributes made at the start, not made again.
+    let attributes = state.operation;
+    if (attributes === undefined || negotiated !== message.protocolVersion || outcome.errorType !== undefined) {
+      attributes = operationAttributes(message, negotiated);
+      if (outcome.errorType !== undefined) attributes[ATTR.errorType] = outcome.errorType;
+      if (outcome.statusCode !== undefined) attributes[ATTR.statusCode] = outcome.statusCode;
+    }
     this.#operations.record((performance.now() - state.started) / 1000, attributes);
   }
 

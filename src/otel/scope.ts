@@ -1,5 +1,5 @@
 /** The request a piece of code runs for: kept in the OpenTelemetry context the request runs in. */
-import { context, createContextKey, type Context, type Span } from '@opentelemetry/api';
+import { context, createContextKey, type Attributes, type Context, type Span } from '@opentelemetry/api';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { RequestMessage } from '../protocol/observability/channels.js';
 
@@ -11,6 +11,8 @@ export interface RequestState {
   context: Context;
   /** performance.now() at arrival. */
   readonly started: number;
+  /** The duration metric's attributes as the request began (native mode): reused when it ends as it began. */
+  readonly operation?: Attributes | undefined;
 }
 
 const REQUEST = createContextKey('mcpkit request');

@@ -6,7 +6,8 @@
 import { channel, tracingChannel, type TracingChannelSubscribers } from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listen } from '../../src/http.js';
-import type { ClientRequestMessage, RequestMessage, SessionEndMessage, SessionStartMessage } from '../../src/protocol/observability/channels.js';
+import { traceRequest, type ClientRequestMessage, type RequestMessage, type SessionEndMessage, type SessionStartMessage } from '../../src/protocol/observability/channels.js';
+import { McpProtocolHandler } from '../../src/protocol/dispatch/protocol-handler.js';
 import { modernRequest } from '../fixtures/modern-http.mjs';
 import { eventually, initializeBody, post, PROTOCOL, sessionHeaders } from '../transports/http/support.js';
 import { LEGACY, observedServer, StdioClient, type Json } from './support.js';
@@ -97,6 +98,45 @@ describe('mcpkit:request', () => {
       ['prompts/get', 'greet', sessionId, 'http', PROTOCOL],
       ['resources/read', 'config://app', sessionId, 'http', PROTOCOL],
     ]);
+  });
+
+  it('a synchronous answer is traced within the call and handed back as it is; a waiting one once it settles; a throw as error + end', async () => {
+    const requests = record<RequestMessage>('mcpkit:request');
+    cleanup.push(requests.stop);
+    const server = observedServer();
+    server.tool('later', { input: { type: 'object', properties: {} } }, async () => 'done');
+    const handler = new McpProtocolHandler({ tools: server.tools, resources: server.resources, prompts: server.prompts, getMetadata: () => server.getMetadata() });
+    // Traced, a synchronous tool still answers in the call (the transports' path for an answer ready at once).
+    const answer = handler.handleMessage({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'now' } } });
+    expect(answer).not.toBeInstanceOf(Promise);
+    expect(answer).toStrictEqual({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'echo: now' }] } });
+    expect(requests.events.map((e) => e.name)).toEqual(['start', 'end', 'asyncStart', 'asyncEnd']);
+    expect(requests.events[2]!.result).toBe(answer);
+
+    requests.events.length = 0;
+    const waiting = handler.handleMessage({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'later', arguments: {} } });
+    expect(waiting).toBeInstanceOf(Promise);
+    expect(requests.events.map((e) => e.name)).toEqual(['start', 'end']);
+    const settled = await waiting;
+    expect(requests.events.map((e) => e.name)).toEqual(['start', 'end', 'asyncStart', 'asyncEnd']);
+    expect(requests.events[3]!.result).toBe(settled);
+
+    requests.events.length = 0;
+    const message = { method: 'x', id: 3, params: undefined, sessionId: undefined, protocolVersion: undefined, transport: undefined, meta: undefined, target: undefined } as RequestMessage;
+    const boom = new Error('dispatch failed');
+    expect(() =>
+      traceRequest(message, () => {
+        throw boom;
+      }),
+    ).toThrow(boom);
+    expect(requests.events.map((e) => [e.name, e.error])).toEqual([
+      ['start', undefined],
+      ['error', boom],
+      ['end', boom],
+    ]);
+    requests.events.length = 0;
+    await expect(traceRequest({ ...message, id: 4 }, () => Promise.reject(boom))).rejects.toBe(boom);
+    expect(requests.events.map((e) => e.name)).toEqual(['start', 'end', 'error', 'asyncStart', 'asyncEnd']);
   });
 
   it('nothing is published, and nothing built, without a subscriber', async () => {

@@ -138,9 +138,47 @@ export function tracingClientRequests(): boolean {
   return clientRequests.start.hasSubscribers;
 }
 
-export function traceRequest<T extends JsonRpcResponse | undefined>(message: RequestMessage, run: () => T | Promise<T>): Promise<T> {
-  // tracePromise wants a promise: a synchronous answer is wrapped here, in the one traced branch.
-  return requests.tracePromise(() => Promise.resolve(run()), message);
+/**
+ * Publishes what `tracePromise` publishes (start, end, then asyncStart and asyncEnd with `result`, or
+ * error), but a request answered synchronously gets all four within the call and its answer back as
+ * it is: no promise, no microtask, and the transport keeps its path for an answer ready at once
+ * (tracePromise made every traced request a waiting one).
+ */
+export function traceRequest<T extends JsonRpcResponse | undefined>(message: RequestMessage, run: () => T | Promise<T>): T | Promise<T> {
+  return requests.start.runStores(message, () => {
+    let outcome: T | Promise<T>;
+    try {
+      outcome = run();
+    } catch (error) {
+      message.error = error;
+      requests.error.publish(message);
+      requests.end.publish(message);
+      throw error;
+    }
+    requests.end.publish(message);
+    if (!isThenable(outcome)) return answered(message, outcome);
+    return Promise.resolve(outcome).then(
+      (result) => answered(message, result),
+      (error: unknown) => {
+        message.error = error;
+        requests.error.publish(message);
+        requests.asyncStart.publish(message);
+        requests.asyncEnd.publish(message);
+        throw error;
+      },
+    );
+  });
+}
+
+function answered<T extends JsonRpcResponse | undefined>(message: RequestMessage, result: T): T {
+  message.result = result;
+  requests.asyncStart.publish(message);
+  requests.asyncEnd.publish(message);
+  return result;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | undefined)?.then === 'function';
 }
 
 export function traceClientRequest(message: ClientRequestMessage, run: (params: Record<string, unknown>) => Promise<unknown>): Promise<unknown> {

@@ -28,16 +28,27 @@ export function observeRequest<T extends JsonRpcResponse | undefined>(
   facts: MethodFacts | undefined,
   extra: MessageExtra,
   dispatch: () => T | Promise<T>,
-): Promise<T> {
-  const inbound = inboundOf(handler, request, extra, facts?.negotiates === true);
+): T | Promise<T> {
+  const params = isPlainObject(request.params) ? request.params : undefined;
+  const negotiates = facts?.negotiates === true;
   const named = facts?.target;
-  const target = named === undefined ? undefined : inbound.params?.[named.param];
+  const target = named === undefined ? undefined : params?.[named.param];
+  const info = extra.requestInfo;
+  // One object of one shape (no spreads): every traced request makes it.
   const message: RequestMessage = {
-    ...inbound,
+    method: request.method,
+    params,
+    sessionId: handler.sessionId,
+    protocolVersion: handler.record?.protocolVersion ?? paramsVersion(params, extra.protocolVersion, negotiates),
+    transport: info !== undefined ? 'http' : handler.transport,
+    meta: params !== undefined && isPlainObject(params['_meta']) ? params['_meta'] : undefined,
+    clientAddress: info?.clientAddress,
+    clientPort: info?.clientPort,
+    networkProtocolVersion: info?.httpVersion,
     id: request.id,
     target: typeof target === 'string' ? target : undefined,
     targetKind: typeof target === 'string' ? named!.kind : undefined,
-    negotiates: facts?.negotiates === true,
+    negotiates,
   };
   return traceRequest(message, dispatch);
 }

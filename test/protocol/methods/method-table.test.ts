@@ -146,7 +146,7 @@ describe('the method table is the one source of per-method facts', () => {
     }
     expect(message).toMatchObject({ target: 'gear', targetKind: 'tool', protocolVersion: LEGACY });
     expect(operationAttributes(message!, LEGACY)).toMatchObject({ 'mcp.method.name': 'widgets/run', 'gen_ai.tool.name': 'gear', 'gen_ai.operation.name': 'execute_tool' });
-    expect(serverSpanAttributes(message!)['mcp.resource.uri']).toBeUndefined();
+    expect(serverSpanAttributes(message!, operationAttributes(message!, LEGACY))['mcp.resource.uri']).toBeUndefined();
     message!.result = { jsonrpc: '2.0', id: 9, result: { content: [], isError: true } };
     expect(requestOutcome(message!)).toEqual({ errorType: 'tool_error' });
   });
