@@ -7,7 +7,9 @@
 // server is its own process; CPU is read from /proc/<pid>/stat (Linux). Needs dist/ (npm run build).
 // Next to them, bench/servers/reference-hop.mjs: a node:http hop that forwards the bytes and parses
 // nothing, the least a Node HTTP proxy costs (its added p50 and CPU per call; the gateway's HTTP cells
-// also give their ratio to it).
+// also give their ratio to it); and bench/servers/reference-stdio-hop.mjs, the same for a stdio upstream:
+// each POSTed body written as a line to one child demo, its next answer line sent back (the stdio cells'
+// ratios are to it).
 //
 //   node bench/proxy.mjs [--calls N] [--concurrency C] [--rounds N] [--only http|stdio] [WORKTREE ...]
 // With worktree roots (A/B), each one's gateway (its bin/mcpkit.js and dist/) is measured against
@@ -27,6 +29,7 @@ const CALLS = num('calls', 2000);
 const CONCURRENCY = num('concurrency', 32);
 const ROUNDS = num('rounds', 5);
 const HOP = fileURLToPath(new URL('./servers/reference-hop.mjs', import.meta.url));
+const STDIO_HOP = fileURLToPath(new URL('./servers/reference-stdio-hop.mjs', import.meta.url));
 const BINS = files.length === 0 ? [BIN] : files.map((f) => path.join(path.resolve(f), 'bin/mcpkit.js'));
 const children = [];
 // undici drops a fetch's abort listener when the request is collected, not when it ends: at c=32 the
@@ -98,11 +101,13 @@ async function main() {
     const viaStdio = await start(['proxy', '--port', '0', '--', process.execPath, BIN, 'demo', '--stdio'], bin);
     builds.push({ bin, viaHttp, viaStdio, stdioUpstream: childOf(viaStdio.child.pid), http: await client(viaHttp.url), stdio: await client(viaStdio.url) });
   }
+  const kinds = ONLY === 'all' ? ['http', 'stdio'] : [ONLY];
   const hop = await start([direct.url], HOP);
+  const stdioHop = kinds.includes('stdio') ? await start([process.execPath, BIN, 'demo', '--stdio'], STDIO_HOP) : undefined;
   const directClient = await client(direct.url);
   const hopClient = await client(hop.url);
-  const kinds = ONLY === 'all' ? ['http', 'stdio'] : [ONLY];
-  const targets = [['direct', directClient, direct.child.pid], ['hop', hopClient, hop.child.pid], ...builds.flatMap((b, i) => kinds.map((kind) => [`${i}:${kind}`, b[kind], (kind === 'http' ? b.viaHttp : b.viaStdio).child.pid]))];
+  const hops = [['hop', hopClient, hop.child.pid], ...(stdioHop === undefined ? [] : [['stdio-hop', await client(stdioHop.url), stdioHop.child.pid]])];
+  const targets = [['direct', directClient, direct.child.pid], ...hops, ...builds.flatMap((b, i) => kinds.map((kind) => [`${i}:${kind}`, b[kind], (kind === 'http' ? b.viaHttp : b.viaStdio).child.pid]))];
   for (const [, c] of targets) await latencies(c, 300); // warm up (JIT, sockets, upstream links)
 
   // Alternate every target in rounds so drift on a shared machine hits all of them alike.
@@ -143,12 +148,15 @@ async function main() {
   const directCpu = median(cpus.direct);
   const hopP50 = median(lat.hop);
   const hopCpu = median(cpus.hop);
+  const stdioHopP50 = stdioHop === undefined ? undefined : median(lat['stdio-hop']);
+  const stdioHopCpu = stdioHop === undefined ? undefined : median(cpus['stdio-hop']);
   const result = {
     calls: CALLS,
     concurrency: CONCURRENCY,
     rounds: ROUNDS,
     direct: { p50_us: directP50, cpu_us_per_call: directCpu },
     reference_hop: { p50_us: hopP50, added_p50_us: hopP50 - directP50, cpu_us_per_call: hopCpu, cpu_ratio_to_direct: hopCpu / directCpu },
+    ...(stdioHop === undefined ? {} : { reference_stdio_hop: { p50_us: stdioHopP50, added_p50_us: stdioHopP50 - directP50, cpu_us_per_call: stdioHopCpu, cpu_ratio_to_direct: stdioHopCpu / directCpu } }),
     gateways: builds.map((b, i) => {
       const cell = (kind) => {
         const p = median(lat[`${i}:${kind}`]);
@@ -161,7 +169,11 @@ async function main() {
         const http = cell('http');
         out.http = { ...http, cpu_ratio_to_hop: http.cpu_us_per_call / hopCpu, added_p50_ratio_to_hop: http.added_p50_us / (hopP50 - directP50), upstream_cpu_us_per_call: median(upstreamCpu[i]) };
       }
-      if (kinds.includes('stdio')) Object.assign(out, { stdio: cell('stdio'), stdio_upstream_pid_found: b.stdioUpstream !== undefined });
+      if (kinds.includes('stdio')) {
+        const stdio = cell('stdio');
+        out.stdio = { ...stdio, cpu_ratio_to_hop: stdio.cpu_us_per_call / stdioHopCpu, added_p50_ratio_to_hop: stdio.added_p50_us / (stdioHopP50 - directP50) };
+        out.stdio_upstream_pid_found = b.stdioUpstream !== undefined;
+      }
       return out;
     }),
     upstream_requests_per_call: counted,
