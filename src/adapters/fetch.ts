@@ -4,7 +4,7 @@ import { checkEngineKeys, positive } from '../transports/http/options.js';
 import { keysOf } from '../util/known-keys.js';
 import type { StreamBufferOptions } from './node.js';
 import { createHttpEngine, DEFAULT_MAX_STREAM_BUFFER_BYTES, type CloseOptions, type HttpEngine } from '../transports/http/engine.js';
-import type { BodyResult, HttpEngineOptions, HttpRequest, HttpResponse } from '../transports/http/types.js';
+import type { BodyParts, BodyResult, HttpEngineOptions, HttpRequest, HttpResponse } from '../transports/http/types.js';
 
 export interface FetchHandler {
   /** `context` is the runtime's second handler argument (Deno's `info`, Bun's `server`), used for the remote address. */
@@ -123,7 +123,8 @@ async function readBody(request: Request, limit: number): Promise<BodyResult> {
 }
 
 function toResponse(response: HttpResponse, controller: AbortController, maxBuffered: number): Response {
-  const { stream } = response;
+  const { stream, parts } = response;
+  if (parts !== undefined) return new Response(partsStream(parts), { status: response.status, headers: response.headers });
   if (stream === undefined) {
     return new Response(response.body ?? null, { status: response.status, headers: response.headers });
   }
@@ -162,6 +163,25 @@ function toResponse(response: HttpResponse, controller: AbortController, maxBuff
     },
   }, byteStrategy(maxBuffered));
   return new Response(body, { status: response.status, headers: response.headers });
+}
+
+/** A body in parts, each made when the runtime pulls for it. */
+function partsStream(parts: BodyParts): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(out) {
+        try {
+          const part = parts.next();
+          if (part === undefined) out.close();
+          else out.enqueue(part);
+        } catch (error) {
+          // An item that cannot be serialised, after the status was sent: the answer cannot be finished.
+          out.error(error);
+        }
+      },
+    },
+    { highWaterMark: 0 },
+  );
 }
 
 /** Counts queued bytes so `desiredSize` goes negative past the limit. */

@@ -7,7 +7,7 @@ import type { ConnectionFactory } from '../protocol/connection.js';
 import { checkEngineKeys, positive } from '../transports/http/options.js';
 import { keysOf } from '../util/known-keys.js';
 import { createHttpEngine, DEFAULT_MAX_STREAM_BUFFER_BYTES, type CloseOptions, type HttpEngine } from '../transports/http/engine.js';
-import type { BodyResult, HeaderMap, HttpEngineOptions, HttpRequest, HttpResponse } from '../transports/http/types.js';
+import type { BodyParts, BodyResult, HeaderMap, HttpEngineOptions, HttpRequest, HttpResponse } from '../transports/http/types.js';
 import { nodeBuiltin } from '../util/builtin.js';
 
 export interface NodeHandler {
@@ -259,9 +259,29 @@ function write(res: ServerResponse, response: HttpResponse, maxBuffered: number)
     });
     return;
   }
+  if (response.parts !== undefined) return writeParts(res, response, response.parts);
   if (body !== undefined) response.headers['content-length'] = String(Buffer.byteLength(body));
   res.writeHead(response.status, response.headers);
   res.end(body);
+}
+
+/** A body in parts: each made once the socket took the one before (a slow client holds one part, not the whole). */
+function writeParts(res: ServerResponse, response: HttpResponse, parts: BodyParts): void {
+  res.writeHead(response.status, response.headers);
+  const pump = (): void => {
+    try {
+      for (;;) {
+        if (res.destroyed) return;
+        const part = parts.next();
+        if (part === undefined) return void res.end();
+        if (!res.write(part)) return void res.once('drain', pump);
+      }
+    } catch {
+      // An item that cannot be serialised, after the status was sent: the answer cannot be finished.
+      res.destroy();
+    }
+  };
+  pump();
 }
 
 interface ListenAddress {

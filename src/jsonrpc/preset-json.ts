@@ -89,7 +89,7 @@ const reused: Preset[] = [];
 /** JSON.stringify(value), with preset values spliced in. Throws what JSON.stringify throws. */
 export function encodeJson(value: unknown): string {
   const encoded = encodeParts(value);
-  if (typeof encoded === 'string') return encoded;
+  if (typeof encoded !== 'object') return encoded; // a string, or undefined where JSON.stringify writes nothing
   const { parts, used } = encoded;
   let out = parts[0]!;
   for (let i = 0; i < used.length; i++) out += used[i]!.text! + parts[i + 1]!;
@@ -103,7 +103,7 @@ export function encodeJson(value: unknown): string {
  */
 export function encodeJsonBody(value: unknown): string | Uint8Array {
   const encoded = encodeParts(value);
-  if (typeof encoded === 'string') return encoded;
+  if (typeof encoded !== 'object') return encoded; // a string, or undefined where JSON.stringify writes nothing
   const { parts, used } = encoded;
   let presetBytes = 0;
   for (const preset of used) presetBytes += (preset.bytes ??= encoder.encode(preset.text)).byteLength;

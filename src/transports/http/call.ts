@@ -8,7 +8,7 @@ import { requestInfoOf } from './client-address.js';
 import { errorResponseFrom, isJsonRpcProtocolError } from '../../jsonrpc/errors.js';
 import type { JsonRpcId, JsonRpcMessage } from '../../jsonrpc/message.js';
 import { encodeBatch, unserializableResponse } from '../../jsonrpc/serialize.js';
-import { encodeJsonBody } from '../../jsonrpc/preset-json.js';
+import { encodeJsonAnswer } from '../../jsonrpc/json-parts.js';
 import { definesSsePriming } from '../../protocol/wire/versions.js';
 import type { AbortSignalLike, AuthInfo, HandleResult, MessageExtra } from '../../protocol/connection.js';
 import type { CallTarget, EngineContext, InflightCall } from './context.js';
@@ -16,7 +16,7 @@ import { JSON_HEADERS, retryAfterOf, shuttingDown } from './errors.js';
 import { httpStatusFor } from '../../errors/codes.js';
 import { isThenable } from '../../util/thenable.js';
 import { EventStream, SSE_HEADERS, SseConnection } from './sse.js';
-import type { HttpRequest, HttpResponse } from './types.js';
+import type { BodyParts, HttpRequest, HttpResponse } from './types.js';
 
 export type { CallTarget } from './context.js';
 
@@ -241,12 +241,13 @@ export class PostCall implements InflightCall {
     // A shared store is down: in either era the client is told when to retry.
     const retryAfter = !Array.isArray(result) && 'error' in result ? retryAfterOf(result.error) : undefined;
     if (retryAfter !== undefined) status = 503;
-    let body: string | Uint8Array;
+    // A large answer (an array of 128 items or more in its result, over 64 KB) is written in parts: json-parts.ts.
+    let body: string | Uint8Array | BodyParts;
     if (Array.isArray(result)) {
       body = encodeBatch(result);
     } else {
       try {
-        body = encodeJsonBody(result);
+        body = encodeJsonAnswer(result);
       } catch {
         // A result or error data that cannot be serialised (deep, cyclic, BigInt): this request fails, nothing else.
         status = 500;
@@ -255,7 +256,7 @@ export class PostCall implements InflightCall {
     }
     const headers = keepSession ? this.headers(JSON_HEADERS) : { ...JSON_HEADERS };
     if (retryAfter !== undefined) headers['retry-after'] = retryAfter;
-    return { status, headers, body };
+    return typeof body === 'string' || body instanceof Uint8Array ? { status, headers, body } : { status, headers, parts: body };
   }
 
   private headers(base?: Readonly<Record<string, string>>): Record<string, string> {

@@ -10,7 +10,7 @@ import type { HttpRequest } from './wire.js';
 import type { ClusterChannel, SharedSessionStore } from '../../stores/shared-sessions.js';
 import type { ForwardedHeader, TrustProxy } from './trust-proxy.js';
 
-export type { BodyResult, ChunkSink, HeaderMap, HttpRequest, HttpResponse, ResponseStream } from './wire.js';
+export type { BodyParts, BodyResult, ChunkSink, HeaderMap, HttpRequest, HttpResponse, ResponseStream } from './wire.js';
 export type { ForwardedHeader, TrustProxy } from './trust-proxy.js';
 
 export type ResponseMode = 'auto' | 'json' | 'sse';

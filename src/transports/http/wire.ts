@@ -64,4 +64,14 @@ export interface HttpResponse {
   body?: string | Uint8Array;
   /** A streamed body (text/event-stream). */
   stream?: ResponseStream;
+  /**
+   * A complete JSON body made in parts (a large answer, jsonrpc/json-parts.ts): the adapter writes
+   * the next part once the one before it is written, with no Content-Length (chunked).
+   */
+  parts?: BodyParts;
+}
+
+/** A body made part by part: the next part, or undefined once complete; throws if it cannot be finished. */
+export interface BodyParts {
+  next(): Uint8Array | undefined;
 }
