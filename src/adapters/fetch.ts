@@ -173,7 +173,7 @@ function partsStream(parts: BodyParts): ReadableStream<Uint8Array> {
         try {
           const part = parts.next();
           if (part === undefined) out.close();
-          else out.enqueue(part);
+          else out.enqueue(encoder.encode(part));
         } catch (error) {
           // An item that cannot be serialised, after the status was sent: the answer cannot be finished.
           out.error(error);

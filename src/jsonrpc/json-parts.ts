@@ -2,27 +2,24 @@
  * A large JSON-RPC answer written in parts, each made when the one before it has been written: the
  * whole body never exists at once, neither as one buffer nor as the string JSON.stringify builds of
  * it (GitHub's 1,223 derived tools make a 6.7 MB tools/list page: 14 MB of transient memory written
- * whole, a few 64 KB parts written in parts). An answer goes this way when its `result` holds an
+ * whole, one part of 64 Ki characters at a time written in parts; parts are text, see next()). An answer goes this way when its `result` holds an
  * array of at least `PARTS_MIN_ITEMS` items (a list page, a long content array). The bytes are
  * JSON.stringify's, byte for byte (preset values spliced as everywhere, preset-json.ts).
  */
 import { encodeJson, encodeJsonBody } from './preset-json.js';
 import type { JsonRpcResponse } from './message.js';
-import { concatBytes } from '../util/bytes.js';
 
 /** Parts of one body, made on demand (the HTTP layer's `BodyParts`). */
 export interface JsonBodyParts {
-  /** The next part, or undefined once the body is complete. Throws if an item cannot be serialised. */
-  next(): Uint8Array | undefined;
+  /** The next part, JSON text, or undefined once the body is complete. Throws if an item cannot be serialised. */
+  next(): string | undefined;
 }
 
 export const PARTS_MIN_ITEMS = 128;
-const PART_BYTES = 64 * 1024;
+/** Characters per part (64 Ki: 64 KiB of ASCII text). */
+const PART_CHARS = 64 * 1024;
 const MARK = '\u0000mcpkit:json-parts\u0000';
 const TOKEN = JSON.stringify(MARK);
-const encoder = new TextEncoder();
-const COMMA = encoder.encode(',');
-const NULL = encoder.encode('null');
 
 type Json = Record<string, unknown>;
 
@@ -37,7 +34,7 @@ export function encodeJsonAnswer(response: JsonRpcResponse): string | Uint8Array
   if (parts === undefined) return encodeJsonBody(response);
   const first = parts.next()!;
   if (parts.done) return first;
-  let pending: Uint8Array | undefined = first;
+  let pending: string | undefined = first;
   return {
     next() {
       if (pending === undefined) return parts.next();
@@ -91,38 +88,36 @@ export class ItemParts implements JsonBodyParts {
     readonly suffix: string,
   ) {}
 
-  next(): Uint8Array | undefined {
+  next(): string | undefined {
     if (this.#done) return undefined;
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    const push = (bytes: Uint8Array): void => {
-      chunks.push(bytes);
-      size += bytes.byteLength;
-    };
+    // Text, not bytes: a part is JSON text in V8's heap, and the socket encodes it as it writes. Bytes
+    // per item and per part were ArrayBuffers that lingered until a GC (13.8 MB of them at the peak of
+    // GitHub's listing, more than the whole answer).
+    let part = '';
     if (this.#index === -1) {
-      push(encoder.encode(`${this.prefix}[`));
+      part = `${this.prefix}[`;
       this.#index = 0;
     }
     const { items } = this;
-    while (this.#index < items.length && size < PART_BYTES) {
-      if (this.#index > 0) push(COMMA);
-      push(item(items[this.#index]));
+    while (this.#index < items.length && part.length < PART_CHARS) {
+      if (this.#index > 0) part += ',';
+      part += item(items[this.#index]);
       this.#index++;
     }
     if (this.#index === items.length) {
-      push(encoder.encode(`]${this.suffix}`));
+      part += `]${this.suffix}`;
       this.#done = true;
     }
-    return chunks.length === 1 ? chunks[0] : concatBytes(chunks, size);
+    return part;
   }
 }
 
 /** One array item as JSON.stringify writes it inside an array (what it cannot write is `null`). */
-function item(value: unknown): Uint8Array {
-  if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return NULL;
-  const encoded = encodeJsonBody(value) as string | Uint8Array | undefined;
-  if (encoded === undefined) return NULL;
-  return typeof encoded === 'string' ? encoder.encode(encoded) : encoded;
+function item(value: unknown): string {
+  if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return 'null';
+  // undefined where JSON.stringify writes nothing (a toJSON answering undefined): `null` inside an array.
+  const text: string | undefined = encodeJson(value);
+  return text ?? 'null';
 }
 
 function hasToJson(value: object): boolean {

@@ -14,11 +14,11 @@ import { McpServer } from '../../src/index.js';
 import { initializeBody, post, postHeaders, sessionHeaders, startFetch, startNode, type TestServer } from '../transports/http/support.js';
 
 function joined(body: ReturnType<typeof encodeJsonAnswer>): { text: string; parts: number } {
-  if (typeof body === 'string') return { text: body, parts: 0 };
+  if (typeof body === 'string') return { text: body, parts: 1 };
   if (body instanceof Uint8Array) return { text: new TextDecoder().decode(body), parts: 1 };
-  const chunks: Uint8Array[] = [];
-  for (let part = body.next(); part !== undefined; part = body.next()) chunks.push(part);
-  return { text: Buffer.concat(chunks).toString('utf8'), parts: chunks.length };
+  const parts: string[] = [];
+  for (let part = body.next(); part !== undefined; part = body.next()) parts.push(part);
+  return { text: parts.join(''), parts: parts.length };
 }
 
 const shared = presetJson({ type: 'object', description: 'geteilt «ü»', properties: { a: { enum: [1, null, 'é'] } } });
@@ -51,7 +51,7 @@ describe('JSON answers in parts', () => {
     expect(many.parts).toBeGreaterThan(3);
     expect(many.text).toBe(JSON.stringify(big));
     const small = { jsonrpc: '2.0', id: 2, result: { tools: Array.from({ length: 200 }, (_, i) => i) } } as JsonRpcResponse;
-    expect(encodeJsonAnswer(small)).toBeInstanceOf(Uint8Array); // one part: a plain body, with its length
+    expect(typeof encodeJsonAnswer(small)).toBe('string'); // one part: a plain body, with its length
     expect(typeof encodeJsonAnswer({ jsonrpc: '2.0', id: 3, result: { tools: [1, 2] } })).toBe('string');
     expect(typeof encodeJsonAnswer({ jsonrpc: '2.0', id: 4, error: { code: -1, message: 'no' } })).toBe('string');
   });
@@ -61,7 +61,7 @@ describe('JSON answers in parts', () => {
     expect(() => encodeJsonAnswer(early)).toThrow(TypeError);
     const late = { jsonrpc: '2.0', id: 1, result: { items: [...Array.from({ length: 200 }, () => 'x'.repeat(500)), 10n] } } as unknown as JsonRpcResponse;
     const parts = encodeJsonAnswer(late);
-    expect(typeof parts === 'object' && !(parts instanceof Uint8Array)).toBe(true);
+    expect(typeof parts === 'object' && !(parts instanceof Uint8Array)).toBe(true); // more than one part
     expect(() => joined(parts)).toThrow(TypeError);
   });
 });

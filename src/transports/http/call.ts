@@ -241,7 +241,7 @@ export class PostCall implements InflightCall {
     // A shared store is down: in either era the client is told when to retry.
     const retryAfter = !Array.isArray(result) && 'error' in result ? retryAfterOf(result.error) : undefined;
     if (retryAfter !== undefined) status = 503;
-    // A large answer (an array of 128 items or more in its result, over 64 KB) is written in parts: json-parts.ts.
+    // A large answer (an array of 128 items or more in its result, over one part) is written in parts: json-parts.ts.
     let body: string | Uint8Array | BodyParts;
     if (Array.isArray(result)) {
       body = encodeBatch(result);

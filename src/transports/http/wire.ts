@@ -71,7 +71,7 @@ export interface HttpResponse {
   parts?: BodyParts;
 }
 
-/** A body made part by part: the next part, or undefined once complete; throws if it cannot be finished. */
+/** A body made part by part: the next part (UTF-8 text to write), or undefined once complete; throws if it cannot be finished. */
 export interface BodyParts {
-  next(): Uint8Array | undefined;
+  next(): string | undefined;
 }
