@@ -4,12 +4,31 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { asciiJsonText, startsWithBrace } from '../../src/openapi/json-text.js';
+import { asciiJsonText, nextNonAscii, startsWithBrace } from '../../src/openapi/json-text.js';
 import { loadOpenApiDocument } from '../../src/openapi.js';
 
 const utf8 = new TextEncoder();
 const parsedUtf8 = (bytes: Uint8Array): unknown => JSON.parse(Buffer.from(bytes).toString('utf8'));
 const isAsciiText = (text: string): boolean => [...text].every((c) => c.charCodeAt(0) < 0x80);
+
+describe('nextNonAscii', () => {
+  it('finds the first byte ≥ 0x80 from any start, at any alignment of the view (a word at a time)', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), fc.nat(7), fc.nat(320), fc.array(fc.nat(299), { maxLength: 4 }), (raw, shift, from, high) => {
+        // Mostly ASCII, a few bytes ≥ 0x80 placed at random, in a view shifted off the buffer's alignment.
+        const bytes = raw.map((b) => b & 0x7f);
+        for (const at of high) if (at < bytes.length) bytes[at] = 0x80 | (raw[at]! & 0x7f);
+        const backing = new Uint8Array(bytes.length + shift);
+        backing.set(bytes, shift);
+        const view = backing.subarray(shift);
+        let expected = -1;
+        for (let i = from; i < view.length; i++) if (view[i]! >= 0x80) { expected = i; break; }
+        expect(nextNonAscii(view, from)).toBe(expected);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
 
 describe('asciiJsonText', () => {
   it('gives ASCII text parsing to the same value for any JSON with non-ASCII strings (astral, U+2028, U+FFFD)', () => {
