@@ -5,7 +5,7 @@
  */
 import type * as YamlModule from 'yaml';
 import { OpenApiError } from './errors.js';
-import { asciiJsonText, startsWithBrace } from './json-text.js';
+import { asciiJsonText, startsWithBrace, unreadValues } from './json-text.js';
 import { concatBytes } from '../util/bytes.js';
 
 export type OpenApiSource = string | URL | Record<string, unknown>;
@@ -31,18 +31,32 @@ export const DEFAULT_MAX_DOCUMENT_BYTES = 32 * 1024 * 1024;
 const MAX_DOCUMENT_REDIRECTS = 3;
 
 /** Reads and checks a document. A URL is fetched; a string is JSON or YAML text, or else a file path. */
-export async function loadOpenApiDocument(source: OpenApiSource, options: LoadOptions = {}): Promise<OpenApiDocument> {
+export function loadOpenApiDocument(source: OpenApiSource, options: LoadOptions = {}): Promise<OpenApiDocument> {
+  return load(source, options, false);
+}
+
+/**
+ * Internal: the document as deriving tools and resources reads it. A JSON file or download is
+ * parsed without what that never reads (`webhooks`, `x-webhooks`, `components.examples` come back
+ * as null; json-text.ts): 2 of the 7 MB of GitHub's content, parsed, held while the tools are
+ * built and collected after, for nothing.
+ */
+export function loadDocumentForTools(source: OpenApiSource, options: LoadOptions = {}): Promise<OpenApiDocument> {
+  return load(source, options, true);
+}
+
+async function load(source: OpenApiSource, options: LoadOptions, forTools: boolean): Promise<OpenApiDocument> {
   const limit = options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
   if (!Number.isSafeInteger(limit) || limit <= 0) throw new OpenApiError(`maxDocumentBytes must be a positive integer (got ${String(limit)})`);
   if (source instanceof URL || (typeof source === 'string' && /^https?:\/\//i.test(source))) {
     const url = new URL(source);
-    const text = url.protocol === 'file:' ? await readText(url, limit) : await downloadText(url, limit, options);
+    const text = url.protocol === 'file:' ? await readText(url, limit, forTools) : await downloadText(url, limit, options, forTools);
     return fromText(text, url.protocol === 'file:' ? url.pathname : url.href);
   }
   if (typeof source === 'string') {
     const head = source.trimStart();
     if (head.startsWith('{') || source.includes('\n')) return fromText(source, undefined, limit);
-    return fromText(await readText(source, limit), source);
+    return fromText(await readText(source, limit, forTools), source);
   }
   if (typeof source !== 'object' || source === null || Array.isArray(source)) {
     throw new OpenApiError(`an OpenAPI document must be an object, JSON or YAML text, a file path or a URL (got ${source === null ? 'null' : typeof source})`);
@@ -126,18 +140,19 @@ function tooLarge(size: number | undefined, limit: number): OpenApiError {
  * A file's text. The bytes are read and decoded here, apart from the parse: nothing refers to them
  * while JSON.parse runs, so the first collection during it frees them (13 MB for GitHub's document).
  */
-async function readText(path: string | URL, limit: number): Promise<string> {
-  return textOf(await readFile(path, limit));
+async function readText(path: string | URL, limit: number, forTools: boolean): Promise<string> {
+  return textOf(await readFile(path, limit), forTools);
 }
 
-async function downloadText(url: URL, limit: number, options: LoadOptions): Promise<string> {
-  return textOf(await download(url, limit, options));
+async function downloadText(url: URL, limit: number, options: LoadOptions, forTools: boolean): Promise<string> {
+  return textOf(await download(url, limit, options), forTools);
 }
 
 /** A file's or download's bytes: JSON read as ASCII text where it can be (json-text.ts), else UTF-8 (a leading BOM dropped). */
-function textOf(bytes: Uint8Array): string {
+function textOf(bytes: Uint8Array, forTools: boolean): string {
   const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
-  const ascii = startsWithBrace(body) ? asciiJsonText(body) : undefined;
+  const json = startsWithBrace(body);
+  const ascii = json ? asciiJsonText(body, (forTools && unreadValues(body)) || []) : undefined;
   return ascii ?? new TextDecoder().decode(body);
 }
 

@@ -10,7 +10,7 @@ import type { McpResource, McpTool } from '../registries/types.js';
 import type { McpToolResult } from '../wire-types/index.js';
 import { UriTemplate } from '../registries/uri-template.js';
 import { compileSchema, type CompiledSchema } from '../schema/index.js';
-import { loadOpenApiDocument, type OpenApiDocument, type OpenApiSource } from './load.js';
+import { loadDocumentForTools, type OpenApiDocument, type OpenApiSource } from './load.js';
 import { splitOptions, type OpenApiOptions } from './server.js';
 import { openApiRoutes, type OpenApiTool } from './tools.js';
 
@@ -44,7 +44,7 @@ function providerTool(tool: OpenApiTool): McpTool<never, RequestContext> {
 /** Loads `source` and answers a provider of its operations as tools (`label`: the document's title). */
 export async function openApiProvider(source: OpenApiSource | OpenApiDocument, options: OpenApiOptions): Promise<McpProvider<RequestContext>> {
   const { load, tools: toolOptions } = splitOptions(options);
-  const doc = typeof source === 'object' && !(source instanceof URL) && 'root' in source && 'version' in source ? (source as OpenApiDocument) : await loadOpenApiDocument(source, load);
+  const doc = typeof source === 'object' && !(source instanceof URL) && 'root' in source && 'version' in source ? (source as OpenApiDocument) : await loadDocumentForTools(source, load);
   const routes = openApiRoutes(doc, toolOptions);
   const tools: readonly McpTool<never, RequestContext>[] = Object.freeze(routes.tools.map(providerTool));
   const byName = new Map(tools.map((t) => [t.name, t]));

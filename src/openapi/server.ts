@@ -3,7 +3,7 @@ import type { McpToolResult } from '../wire-types/index.js';
 import type { McpServer } from '../server/server.js';
 import { OpenApiError } from './errors.js';
 import { lazyJsonSchema } from './lazy-schema.js';
-import { loadOpenApiDocument, type LoadOptions, type OpenApiDocument, type OpenApiSource } from './load.js';
+import { loadDocumentForTools, type LoadOptions, type OpenApiDocument, type OpenApiSource } from './load.js';
 import { openApiRoutes, TOOL_OPTION_KEYS, type OpenApiTool, type OpenApiToolOptions } from './tools.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
 
@@ -31,7 +31,7 @@ export function splitOptions(options: OpenApiOptions): { load: LoadOptions; tool
  */
 export async function addOpenApiTools(server: McpServer, source: OpenApiSource | OpenApiDocument, options: OpenApiOptions): Promise<OpenApiTool[]> {
   const { load, tools: toolOptions } = splitOptions(options);
-  const doc = isLoaded(source) ? source : await loadOpenApiDocument(source, load);
+  const doc = isLoaded(source) ? source : await loadDocumentForTools(source, load);
   const { tools, resources, templates } = openApiRoutes(doc, toolOptions);
   for (const tool of tools) registerTool(server, tool);
   // With `routes`: the GET operations routed to resources and templates.
