@@ -24,7 +24,8 @@ describe('unreadValues', () => {
         const bytes = utf8.encode(JSON.stringify(value, null, space));
         const ranges = unreadValues(bytes);
         expect(ranges).toBeDefined();
-        const expected: Record<string, unknown> = structuredClone(value);
+        // What the text says (JSON has no -0): the document as parsed, then the three values nulled.
+        const expected = JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
         for (const name of ['webhooks', 'x-webhooks']) if (name in expected) expected[name] = null;
         const components = expected['components'];
         if (typeof components === 'object' && components !== null && !Array.isArray(components) && 'examples' in components) (components as Record<string, unknown>)['examples'] = null;
