@@ -22,8 +22,12 @@ export function asciiJsonText(bytes: Uint8Array, unread: readonly (readonly [num
   // Escaped in the bytes, not in a latin1 string: the one text made is the one parsed (a 13 MB copy less to collect).
   const pieces: Uint8Array[] = [];
   let size = 0;
+  // The next byte ≥ 0x80 found so far (-1: none left): a search that ran past `to` is reused by the next
+  // piece, not made again from its start (once per unread range, that was quadratic in duplicate keys).
+  let found = -2;
+  const next = (from: number): number => (found === -1 || found >= from ? found : (found = nextNonAscii(view, from)));
   const keep = (from: number, to: number): boolean => {
-    for (let i = nextNonAscii(view, from); i !== -1 && i < to; i = nextNonAscii(view, i)) {
+    for (let i = next(from); i !== -1 && i < to; i = next(i)) {
       // A run of bytes ≥ 0x80 holds whole UTF-8 sequences (ASCII bytes end any), so decoding it alone gives
       // what decoding the whole text gives there, replacement characters included.
       let end = i + 1;

@@ -34,6 +34,17 @@ describe('unreadValues', () => {
     );
   });
 
+  it('reads in linear time however many unread values precede a non-ASCII byte (duplicate keys)', () => {
+    // 50,000 ranges before one non-ASCII byte past 1 MB: searching from each range's end again was 50 GB of scanning.
+    const bytes = utf8.encode(`{${'"webhooks":0,'.repeat(50_000)}"pad":"${'a'.repeat(1_000_000)}","x":"é"}`);
+    const started = performance.now();
+    const ranges = unreadValues(bytes)!;
+    expect(ranges).toHaveLength(50_000);
+    const text = asciiJsonText(bytes, ranges)!;
+    expect(performance.now() - started).toBeLessThan(1_500);
+    expect(JSON.parse(text)).toMatchObject({ webhooks: null, x: 'é' });
+  });
+
   it('gives up (undefined) on text that is not one balanced JSON value', () => {
     expect(unreadValues(utf8.encode('{"webhooks": {"a": 1}'))).toBeUndefined();
     expect(unreadValues(utf8.encode('{"a": "unterminated}'))).toBeUndefined();
