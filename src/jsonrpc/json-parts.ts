@@ -64,7 +64,7 @@ export function jsonParts(response: JsonRpcResponse): ItemParts | undefined {
   }
   if (key === undefined) return undefined;
   const items = (result as Json)[key] as unknown[];
-  if (Object.hasOwn(items, 'toJSON')) return undefined;
+  if (hasToJson(items)) return undefined; // its own, its class's (an Array subclass) or Array.prototype's
   // The envelope with the array standing in as a mark: the same keys in the same order.
   const envelope = encodeJson({ ...response, result: { ...result, [key]: MARK } });
   const at = envelope.indexOf(TOKEN);
@@ -101,7 +101,7 @@ export class ItemParts implements JsonBodyParts {
     const { items } = this;
     while (this.#index < items.length && part.length < PART_CHARS) {
       if (this.#index > 0) part += ',';
-      part += item(items[this.#index]);
+      part += item(items[this.#index], this.#index);
       this.#index++;
     }
     if (this.#index === items.length) {
@@ -113,8 +113,14 @@ export class ItemParts implements JsonBodyParts {
 }
 
 /** One array item as JSON.stringify writes it inside an array (what it cannot write is `null`). */
-function item(value: unknown): string {
+function item(value: unknown, index: number): string {
   if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return 'null';
+  if (typeof value === 'object' && value !== null && hasToJson(value)) {
+    // JSON.stringify calls toJSON with the item's index as its key: a holder of that one key does the same.
+    const key = String(index);
+    const held = encodeJson({ [key]: value });
+    return held === '{}' ? 'null' : held.slice(key.length + 4, -1);
+  }
   // undefined where JSON.stringify writes nothing (a toJSON answering undefined): `null` inside an array.
   const text: string | undefined = encodeJson(value);
   return text ?? 'null';

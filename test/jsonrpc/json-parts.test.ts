@@ -56,6 +56,28 @@ describe('JSON answers in parts', () => {
     expect(typeof encodeJsonAnswer({ jsonrpc: '2.0', id: 4, error: { code: -1, message: 'no' } })).toBe('string');
   });
 
+  it('writes what JSON.stringify writes for a toJSON on the array (its class, Array.prototype) and one on items that reads its key', () => {
+    const long = (): { i: number; t: string }[] => Array.from({ length: 300 }, (_, i) => ({ i, t: 'x'.repeat(400) }));
+    class Listing extends Array<unknown> {
+      toJSON(): string {
+        return 'a listing';
+      }
+    }
+    const subclassed = { jsonrpc: '2.0', id: 1, result: { tools: Listing.from(long()) } } as unknown as JsonRpcResponse;
+    expect(joined(encodeJsonAnswer(subclassed)).text).toBe(JSON.stringify(subclassed));
+    const polluted = { jsonrpc: '2.0', id: 2, result: { tools: long() } } as unknown as JsonRpcResponse;
+    Object.defineProperty(Array.prototype, 'toJSON', { value: function (this: unknown[]) { return this.length; }, configurable: true, writable: true });
+    try {
+      expect(joined(encodeJsonAnswer(polluted)).text).toBe(JSON.stringify(polluted));
+    } finally {
+      delete (Array.prototype as { toJSON?: unknown }).toJSON;
+    }
+    const keyed = { jsonrpc: '2.0', id: 3, result: { tools: long().map((x, i) => ({ ...x, toJSON: (key: string) => (i === 7 ? undefined : { key, t: x.t, at: shared }) })) } } as unknown as JsonRpcResponse;
+    const parts = joined(encodeJsonAnswer(keyed));
+    expect(parts.parts).toBeGreaterThan(1);
+    expect(parts.text).toBe(JSON.stringify(keyed));
+  });
+
   it('throws in the first part (a 500 before anything is sent), and from next() past it', () => {
     const early = { jsonrpc: '2.0', id: 1, result: { items: [10n, ...Array.from({ length: 200 }, () => 'x'.repeat(500))] } } as unknown as JsonRpcResponse;
     expect(() => encodeJsonAnswer(early)).toThrow(TypeError);

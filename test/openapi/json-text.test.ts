@@ -35,6 +35,29 @@ describe('unreadValues', () => {
     );
   });
 
+  it('reads in linear time however many unread values precede a non-ASCII byte (duplicate keys)', () => {
+    // 50,000 ranges before one non-ASCII byte past 1 MB: searching from each range's end again was 50 GB of scanning.
+    const bytes = utf8.encode(`{${'"webhooks":0,'.repeat(50_000)}"pad":"${'a'.repeat(1_000_000)}","x":"é"}`);
+    const started = performance.now();
+    const ranges = unreadValues(bytes)!;
+    expect(ranges).toHaveLength(50_000);
+    const text = asciiJsonText(bytes, ranges)!;
+    expect(performance.now() - started).toBeLessThan(1_500);
+    expect(JSON.parse(text)).toMatchObject({ webhooks: null, x: 'é' });
+  });
+
+  it('refuses what JSON.parse refuses inside an unread value, so the full parse reports it', () => {
+    const invalid = ['{"webhooks": {"a": 1,}}', '{"webhooks": {"a": ]}', '{"webhooks": tru\u00e9 }', '{"components": {"examples": {"a": NaN}}}', '{"webhooks": {"a": "\\q"}}', '{"webhooks": [1 2]}', '{"webhooks": {"a" 1}}', '{"x-webhooks": 01}', '{"webhooks": "a\tb"}', '{"webhooks": {"a": 1e}}'];
+    for (const text of invalid) {
+      expect(() => JSON.parse(text) as unknown, text).toThrow(SyntaxError);
+      const bytes = utf8.encode(text);
+      expect(() => JSON.parse(asciiJsonText(bytes, unreadValues(bytes) ?? [])!) as unknown, text).toThrow(SyntaxError);
+    }
+    const valid = '{"webhooks": {"a": [1, {"b": "\\u00e9 é \\" }", "c": -1.5e+3}], "d": true, "e": null, "f": {}, "g": [ ]}, "x": 0}';
+    const bytes = utf8.encode(valid);
+    expect(JSON.parse(asciiJsonText(bytes, unreadValues(bytes))!)).toEqual({ webhooks: null, x: 0 });
+  });
+
   it('gives up (undefined) on text that is not one balanced JSON value', () => {
     expect(unreadValues(utf8.encode('{"webhooks": {"a": 1}'))).toBeUndefined();
     expect(unreadValues(utf8.encode('{"a": "unterminated}'))).toBeUndefined();
