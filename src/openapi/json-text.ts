@@ -22,12 +22,8 @@ export function asciiJsonText(bytes: Uint8Array, unread: readonly (readonly [num
   // Escaped in the bytes, not in a latin1 string: the one text made is the one parsed (a 13 MB copy less to collect).
   const pieces: Uint8Array[] = [];
   let size = 0;
-  // The next byte ≥ 0x80 found so far (-1: none left): a search that ran past `to` is reused by the next
-  // piece, not made again from its start (once per unread range, that was quadratic in duplicate keys).
-  let found = -2;
-  const next = (from: number): number => (found === -1 || found >= from ? found : (found = nextNonAscii(view, from)));
   const keep = (from: number, to: number): boolean => {
-    for (let i = next(from); i !== -1 && i < to; i = next(i)) {
+    for (let i = nextNonAscii(view, from); i !== -1 && i < to; i = nextNonAscii(view, i)) {
       // A run of bytes ≥ 0x80 holds whole UTF-8 sequences (ASCII bytes end any), so decoding it alone gives
       // what decoding the whole text gives there, replacement characters included.
       let end = i + 1;
@@ -61,9 +57,13 @@ const NULL_BYTES = new TextEncoder().encode('null');
 /**
  * The byte ranges of the values a reader of a document's tools never reads, to be parsed as `null`:
  * the top-level `webhooks` and `x-webhooks` and `components.examples` (GitHub's: 2 of its 7 MB of
- * content). Undefined where the text is not one JSON object this scan reads plainly (the caller
- * then parses it all). One pass; strings are skipped with indexOf.
+ * content). Undefined where the text is not one JSON object this scan reads plainly, or repeats
+ * those keys more than 8 times (the caller then parses it all). One pass; strings are skipped with
+ * indexOf. What is skipped is only balanced, not checked: a syntax error inside a skipped value is
+ * not reported (loadOpenApiDocument, which parses everything, reports it).
  */
+const MAX_UNREAD = 8;
+
 export function unreadValues(view: Uint8Array): [number, number][] | undefined {
   const ranges: [number, number][] = [];
   const n = view.length;
@@ -95,6 +95,9 @@ export function unreadValues(view: Uint8Array): [number, number][] | undefined {
       const end = valueEnd(view, start);
       if (end === -1) return undefined;
       ranges.push([start, end]);
+      // Each range costs asciiJsonText a search to the next non-ASCII byte: a document repeating these
+      // keys (valid JSON, the last one wins) is parsed whole rather than searched once per repeat.
+      if (ranges.length > MAX_UNREAD) return undefined;
       i = end - 1;
     }
   }
@@ -116,109 +119,31 @@ function stringEnd(view: Uint8Array, at: number): number {
   return -1;
 }
 
-/**
- * Where the JSON value starting at `start` ends (exclusive), or -1 where it is not one valid JSON
- * value: the value is not parsed, so what JSON.parse would refuse in it (a trailing comma, NaN, a
- * bracket closing a brace, a bad escape) must send the caller to the full parse, which reports it.
- */
+/** Where the value starting at `start` ends (exclusive), or -1 if it does not. */
 function valueEnd(view: Uint8Array, start: number): number {
-  const closers: number[] = [];
-  let i = start;
-  for (;;) {
-    i = skipSpace(view, i);
-    const b = view[i];
-    if (b === 0x7b || b === 0x5b) {
-      const close = b === 0x7b ? 0x7d : 0x5d;
-      i = skipSpace(view, i + 1);
-      if (view[i] === close) i++;
-      else {
-        closers.push(close);
-        if (close === 0x7d && (i = keyEnd(view, i)) === -1) return -1;
-        continue;
-      }
-    } else if (b === 0x22) {
-      if ((i = validStringEnd(view, i)) === -1) return -1;
-    } else if ((i = primitiveEnd(view, i)) === -1) return -1;
-    // After a value: the end, a comma, or its container's closer.
-    for (;;) {
-      if (closers.length === 0) return i;
-      i = skipSpace(view, i);
-      const close = closers[closers.length - 1];
-      if (view[i] === close) {
-        closers.pop();
-        i++;
-      } else if (view[i] === 0x2c) {
-        i++;
-        if (close === 0x7d && (i = keyEnd(view, skipSpace(view, i))) === -1) return -1;
-        break;
-      } else return -1;
+  const first = view[start];
+  if (first === 0x22) {
+    const close = stringEnd(view, start);
+    return close === -1 ? -1 : close + 1;
+  }
+  if (first !== 0x7b && first !== 0x5b) {
+    let i = start;
+    while (i < view.length && !isSpace(view[i]!) && view[i] !== 0x2c && view[i] !== 0x7d && view[i] !== 0x5d) i++;
+    return i === start ? -1 : i;
+  }
+  let depth = 0;
+  for (let i = start; i < view.length; i++) {
+    const b = view[i]!;
+    if (b === 0x22) {
+      i = stringEnd(view, i);
+      if (i === -1) return -1;
+    } else if (b === 0x7b || b === 0x5b) depth++;
+    else if (b === 0x7d || b === 0x5d) {
+      depth--;
+      if (depth === 0) return i + 1;
     }
   }
-}
-
-function skipSpace(view: Uint8Array, i: number): number {
-  while (i < view.length && isSpace(view[i]!)) i++;
-  return i;
-}
-
-/** After a key and its colon, or -1. */
-function keyEnd(view: Uint8Array, at: number): number {
-  if (view[at] !== 0x22) return -1;
-  const close = validStringEnd(view, at);
-  if (close === -1) return -1;
-  const colon = skipSpace(view, close);
-  return view[colon] === 0x3a ? colon + 1 : -1;
-}
-
-/** After the string opening at `at`, or -1 where JSON.parse would refuse it (a control character, a bad escape). */
-function validStringEnd(view: Uint8Array, at: number): number {
-  for (let j = at + 1; j < view.length; j++) {
-    const b = view[j]!;
-    if (b === 0x22) return j + 1;
-    if (b < 0x20) return -1;
-    if (b !== 0x5c) continue;
-    const e = view[++j];
-    if (e === 0x75) {
-      for (let k = 1; k <= 4; k++) if (!isHex(view[j + k])) return -1;
-      j += 4;
-    } else if (e !== 0x22 && e !== 0x5c && e !== 0x2f && e !== 0x62 && e !== 0x66 && e !== 0x6e && e !== 0x72 && e !== 0x74) return -1;
-  }
   return -1;
-}
-
-function isHex(b: number | undefined): boolean {
-  return b !== undefined && ((b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66));
-}
-
-function isDigit(b: number | undefined): boolean {
-  return b !== undefined && b >= 0x30 && b <= 0x39;
-}
-
-const LITERALS = [new TextEncoder().encode('true'), new TextEncoder().encode('false'), new TextEncoder().encode('null')];
-
-/** After the number or literal at `at`, or -1. */
-function primitiveEnd(view: Uint8Array, at: number): number {
-  for (const literal of LITERALS) {
-    if (view[at] !== literal[0]) continue;
-    for (let k = 1; k < literal.length; k++) if (view[at + k] !== literal[k]) return -1;
-    return at + literal.length;
-  }
-  let i = at;
-  if (view[i] === 0x2d) i++;
-  if (view[i] === 0x30) i++;
-  else if (isDigit(view[i])) while (isDigit(view[i])) i++;
-  else return -1;
-  if (view[i] === 0x2e) {
-    if (!isDigit(view[++i])) return -1;
-    while (isDigit(view[i])) i++;
-  }
-  if (view[i] === 0x65 || view[i] === 0x45) {
-    i++;
-    if (view[i] === 0x2b || view[i] === 0x2d) i++;
-    if (!isDigit(view[i])) return -1;
-    while (isDigit(view[i])) i++;
-  }
-  return i;
 }
 
 function isSpace(b: number): boolean {

@@ -35,26 +35,19 @@ describe('unreadValues', () => {
     );
   });
 
-  it('reads in linear time however many unread values precede a non-ASCII byte (duplicate keys)', () => {
-    // 50,000 ranges before one non-ASCII byte past 1 MB: searching from each range's end again was 50 GB of scanning.
+  it('gives up (undefined) on a document repeating the unread keys more than 8 times, so loading stays linear', () => {
+    // 50,000 repeats before one non-ASCII byte past 1 MB: a search per range from each one's end was 50 GB of scanning.
     const bytes = utf8.encode(`{${'"webhooks":0,'.repeat(50_000)}"pad":"${'a'.repeat(1_000_000)}","x":"é"}`);
-    const started = performance.now();
-    const ranges = unreadValues(bytes)!;
-    expect(ranges).toHaveLength(50_000);
-    const text = asciiJsonText(bytes, ranges)!;
-    expect(performance.now() - started).toBeLessThan(1_500);
-    expect(JSON.parse(text)).toMatchObject({ webhooks: null, x: 'é' });
+    expect(unreadValues(bytes)).toBeUndefined();
+    const eight = utf8.encode(`{${'"webhooks":0,'.repeat(8)}"x":"é"}`);
+    expect(unreadValues(eight)).toHaveLength(8);
+    expect(JSON.parse(asciiJsonText(eight, unreadValues(eight))!)).toEqual({ webhooks: null, x: 'é' });
   });
 
-  it('refuses what JSON.parse refuses inside an unread value, so the full parse reports it', () => {
-    const invalid = ['{"webhooks": {"a": 1,}}', '{"webhooks": {"a": ]}', '{"webhooks": tru\u00e9 }', '{"components": {"examples": {"a": NaN}}}', '{"webhooks": {"a": "\\q"}}', '{"webhooks": [1 2]}', '{"webhooks": {"a" 1}}', '{"x-webhooks": 01}', '{"webhooks": "a\tb"}', '{"webhooks": {"a": 1e}}'];
-    for (const text of invalid) {
-      expect(() => JSON.parse(text) as unknown, text).toThrow(SyntaxError);
-      const bytes = utf8.encode(text);
-      expect(() => JSON.parse(asciiJsonText(bytes, unreadValues(bytes) ?? [])!) as unknown, text).toThrow(SyntaxError);
-    }
-    const valid = '{"webhooks": {"a": [1, {"b": "\\u00e9 é \\" }", "c": -1.5e+3}], "d": true, "e": null, "f": {}, "g": [ ]}, "x": 0}';
-    const bytes = utf8.encode(valid);
+  it('skips an unread value by its brackets only: a syntax error inside one is not reported when deriving tools', () => {
+    // Documented (docs/openapi.md): loadOpenApiDocument, which parses everything, reports it.
+    const bytes = utf8.encode('{"webhooks": {"a": 1,}, "x": 0}');
+    expect(() => JSON.parse(Buffer.from(bytes).toString('utf8')) as unknown).toThrow(SyntaxError);
     expect(JSON.parse(asciiJsonText(bytes, unreadValues(bytes))!)).toEqual({ webhooks: null, x: 0 });
   });
 
