@@ -11,6 +11,7 @@ import type * as DiagnosticsChannel from 'node:diagnostics_channel';
 import type { Channel, TracingChannel } from 'node:diagnostics_channel';
 import type { JsonRpcId, JsonRpcResponse } from '../../jsonrpc/message.js';
 import { nodeBuiltin } from '../../util/builtin.js';
+import { isThenable } from '../../util/thenable.js';
 
 /**
  * node:diagnostics_channel where the runtime has it, reached without importing it (a Worker without
@@ -175,10 +176,6 @@ function answered<T extends JsonRpcResponse | undefined>(message: RequestMessage
   requests.asyncStart.publish(message);
   requests.asyncEnd.publish(message);
   return result;
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as { then?: unknown } | undefined)?.then === 'function';
 }
 
 export function traceClientRequest(message: ClientRequestMessage, run: (params: Record<string, unknown>) => Promise<unknown>): Promise<unknown> {
