@@ -33,7 +33,8 @@ export class InMemoryTransport implements ClientTransport {
     if (this.#options.authInfo !== undefined) extra.authInfo = this.#options.authInfo;
     if (this.#options.requestInfo !== undefined) extra.requestInfo = this.#options.requestInfo;
     if (info.protocolVersion !== undefined) extra.protocolVersion = info.protocolVersion;
-    if (info.signal !== undefined) extra.signal = info.signal;
+    const abort = info.abort ?? info.signal;
+    if (abort !== undefined) extra.signal = abort;
     // The answer comes later: the client must not wait for it here (it may need to answer the server first).
     void new Promise<HandleResult>((resolve) => resolve(connection.handleMessage(message, extra))).then(
       (response: HandleResult) => {

@@ -13,8 +13,10 @@ import type { AbortSignalLike } from '../connection.js';
  * the old generation, where they kept about 1 MiB of young objects alive per
  * scavenge and 2–3 KiB per request got promoted (docs/performance.md).
  */
-export class LazyAbort {
+export class LazyAbort implements AbortSignalLike {
   #aborted = false;
+  /** Listeners added straight to the flag (AbortSignalLike): no AbortController for them. */
+  #listeners: (() => void)[] | undefined;
   #reason: unknown = undefined;
   #controller: AbortController | undefined;
   #parent: AbortSignalLike | undefined;
@@ -40,12 +42,31 @@ export class LazyAbort {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
       if (this.aborted) this.#controller.abort(this.#reason);
-      else {
-        const parent = this.#parent;
-        if (parent !== undefined) parent.addEventListener('abort', (this.#onParentAbort = () => this.abort(parent.reason)), { once: true });
-      }
+      else this.#follow();
     }
     return this.#controller.signal;
+  }
+
+  /**
+   * As an AbortSignal's: `listener` runs once, when the flag aborts; on a flag already aborted it
+   * never runs. What holds the flag this way (a proxied call's upstream request) needs no AbortSignal.
+   */
+  addEventListener(_type: 'abort', listener: () => void): void {
+    if (this.aborted) return;
+    (this.#listeners ??= []).push(listener);
+    this.#follow();
+  }
+
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    const listeners = this.#listeners;
+    const at = listeners === undefined ? -1 : listeners.indexOf(listener);
+    if (at !== -1) listeners!.splice(at, 1);
+  }
+
+  #follow(): void {
+    const parent = this.#parent;
+    if (parent === undefined || this.#onParentAbort !== undefined) return;
+    parent.addEventListener('abort', (this.#onParentAbort = () => this.abort(parent.reason)), { once: true });
   }
 
   /** First reason wins; a parent that aborted before (unread) was first. */
@@ -57,6 +78,16 @@ export class LazyAbort {
     this.#reason = reason;
     this.#unfollow();
     this.#controller?.abort(reason);
+    const listeners = this.#listeners;
+    this.#listeners = undefined;
+    if (listeners === undefined) return;
+    for (const listener of listeners) {
+      try {
+        listener();
+      } catch {
+        // Internal listeners that settle a request; one that throws must not keep the others from running.
+      }
+    }
   }
 
   /**

@@ -75,3 +75,55 @@ describe('LazyAbort with a parent signal', () => {
     expect(kept.reason).toBe('before the answer');
   });
 });
+
+describe('LazyAbort as an AbortSignalLike (listeners without an AbortController)', () => {
+  it('runs each listener once on abort, follows the parent only once one is added, and never makes a signal', () => {
+    const parent = new CountingSignal();
+    const abort = new LazyAbort(parent);
+    const seen: string[] = [];
+    abort.addEventListener('abort', () => seen.push('a'));
+    expect(parent.listeners.size).toBe(1);
+    abort.addEventListener('abort', () => seen.push('b'));
+    expect(parent.listeners.size).toBe(1); // one listener on the parent, however many on the flag
+    parent.abort('gone');
+    expect(seen).toEqual(['a', 'b']);
+    expect(abort.reason).toBe('gone');
+    expect(parent.listeners.size).toBe(0);
+    abort.abort('again');
+    expect(seen).toEqual(['a', 'b']);
+  });
+
+  it('a removed listener does not run; one added after the abort never runs (as on an AbortSignal)', () => {
+    const abort = new LazyAbort();
+    const seen: string[] = [];
+    const first = (): void => void seen.push('first');
+    abort.addEventListener('abort', first);
+    abort.addEventListener('abort', () => seen.push('second'));
+    abort.removeEventListener('abort', first);
+    abort.abort('stop');
+    abort.addEventListener('abort', () => seen.push('late'));
+    expect(seen).toEqual(['second']);
+  });
+
+  it('a listener that throws does not keep the others from running', () => {
+    const abort = new LazyAbort();
+    const seen: string[] = [];
+    abort.addEventListener('abort', () => {
+      throw new Error('boom');
+    });
+    abort.addEventListener('abort', () => seen.push('ran'));
+    expect(() => abort.abort('stop')).not.toThrow();
+    expect(seen).toEqual(['ran']);
+  });
+
+  it('listeners and a signal read later both see the abort, with its reason', () => {
+    const abort = new LazyAbort();
+    const seen: unknown[] = [];
+    abort.addEventListener('abort', () => seen.push(abort.reason));
+    const signal = abort.signal;
+    abort.abort('why');
+    expect(seen).toEqual(['why']);
+    expect(signal.aborted).toBe(true);
+    expect(signal.reason).toBe('why');
+  });
+});
