@@ -1,5 +1,8 @@
 import type { AbortSignalLike } from '../connection.js';
 
+/** What a listener removed while the flag's listeners run leaves in its place. */
+const SKIP = (): void => undefined;
+
 /**
  * An abort flag that creates its AbortSignal only when someone asks for it:
  * most requests finish without anyone reading `ctx.signal`, and an
@@ -53,14 +56,19 @@ export class LazyAbort implements AbortSignalLike {
    */
   addEventListener(_type: 'abort', listener: () => void): void {
     if (this.aborted) return;
-    (this.#listeners ??= []).push(listener);
+    const listeners = (this.#listeners ??= []);
+    // Added twice, it runs once and one removal unlinks it, as on an EventTarget.
+    if (!listeners.includes(listener)) listeners.push(listener);
     this.#follow();
   }
 
   removeEventListener(_type: 'abort', listener: () => void): void {
     const listeners = this.#listeners;
     const at = listeners === undefined ? -1 : listeners.indexOf(listener);
-    if (at !== -1) listeners!.splice(at, 1);
+    if (at === -1) return;
+    // While they run (aborted), a removed one is skipped: its slot is emptied, the others keep their places.
+    if (this.#aborted) listeners![at] = SKIP;
+    else listeners!.splice(at, 1);
   }
 
   #follow(): void {
@@ -79,15 +87,16 @@ export class LazyAbort implements AbortSignalLike {
     this.#unfollow();
     this.#controller?.abort(reason);
     const listeners = this.#listeners;
-    this.#listeners = undefined;
     if (listeners === undefined) return;
-    for (const listener of listeners) {
+    // Kept while they run, so that one removed by an earlier one is skipped (as on an EventTarget).
+    for (let i = 0; i < listeners.length; i++) {
       try {
-        listener();
+        listeners[i]!();
       } catch {
         // Internal listeners that settle a request; one that throws must not keep the others from running.
       }
     }
+    this.#listeners = undefined;
   }
 
   /**

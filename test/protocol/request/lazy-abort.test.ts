@@ -127,3 +127,56 @@ describe('LazyAbort as an AbortSignalLike (listeners without an AbortController)
     expect(signal.reason).toBe('why');
   });
 });
+
+/** As an AbortSignalLike, a LazyAbort keeps an AbortSignal's listener rules: the flag is handed to transports as one. */
+describe('LazyAbort listeners, as an AbortSignal', () => {
+  it('runs a listener added twice once, and one removal unlinks it', () => {
+    const runs: string[] = [];
+    const once = (): void => void runs.push('once');
+    const removed = (): void => void runs.push('removed');
+    const flag = new LazyAbort();
+    const signal = new AbortController();
+    for (const target of [flag, signal.signal]) {
+      target.addEventListener('abort', once);
+      target.addEventListener('abort', once);
+      target.addEventListener('abort', removed);
+      target.addEventListener('abort', removed);
+      target.removeEventListener('abort', removed);
+    }
+    flag.abort(new Error('gone'));
+    const fromFlag = runs.splice(0);
+    signal.abort(new Error('gone'));
+    expect(fromFlag).toEqual(runs);
+    expect(fromFlag).toEqual(['once']);
+  });
+
+  it('does not run a listener an earlier one removed while the flag aborts, and runs the rest', () => {
+    const runs: string[] = [];
+    const flag = new LazyAbort();
+    const second = (): void => void runs.push('second');
+    const first = (): void => {
+      runs.push('first');
+      flag.removeEventListener('abort', first); // itself: the next one still runs
+      flag.removeEventListener('abort', second);
+    };
+    flag.addEventListener('abort', first);
+    flag.addEventListener('abort', second);
+    flag.addEventListener('abort', () => void runs.push('third'));
+    flag.abort(new Error('gone'));
+    expect(runs).toEqual(['first', 'third']);
+  });
+
+  it('a listener that aborts again, or adds a listener, while the flag aborts: each runs once, the reason stays the first', () => {
+    const runs: unknown[] = [];
+    const flag = new LazyAbort();
+    flag.addEventListener('abort', () => {
+      runs.push(flag.reason);
+      flag.abort(new Error('second'));
+      flag.addEventListener('abort', () => void runs.push('late'));
+    });
+    flag.addEventListener('abort', () => void runs.push(flag.reason));
+    const first = new Error('first');
+    flag.abort(first);
+    expect(runs).toEqual([first, first]);
+  });
+});
