@@ -1,5 +1,6 @@
 import type { AbortSignalLike } from '../protocol/connection.js';
 import { LazyAbort } from '../protocol/request/abort.js';
+import type { OutboundInfo } from './transport.js';
 
 /**
  * Abort fan-out: however many requests hang on one signal (the transport's
@@ -77,4 +78,33 @@ export function withRequestAbort<T extends { signal?: AbortSignal }>(options: T,
 /** What aborts a request made with `options`: its `signal`, or the flag `withRequestAbort` gave it. */
 export function requestAbort(options: { signal?: AbortSignal }): AbortSignalLike | undefined {
   return options.signal ?? (options as { [REQUEST_ABORT]?: AbortSignalLike })[REQUEST_ABORT];
+}
+
+/**
+ * A request's OutboundInfo, aborted with `stream`: `abort` is the flag, `signal` its AbortSignal, made when
+ * read. A transport in front of another may set a signal of its own (`info.signal = …`): it becomes the
+ * abort too, instead of a TypeError on a getter.
+ */
+export function streamInfo(stream: LazyAbort): OutboundInfo {
+  return {
+    abort: stream,
+    get signal(): AbortSignal | undefined {
+      return stream.signal;
+    },
+    set signal(signal: AbortSignal | undefined) {
+      Object.defineProperty(this, 'signal', { value: signal, writable: true, enumerable: true, configurable: true });
+      this.abort = signal;
+    },
+  };
+}
+
+/**
+ * What aborts an outbound message: `info.abort`, the client's flag, unless its AbortSignal was made. Then
+ * someone read `info.signal` (a transport in front of this one spreading `{ ...info, signal }`) and may
+ * have handed on a signal of its own, which `abort` knows nothing of.
+ */
+export function outboundAbort(info: OutboundInfo): AbortSignalLike | undefined {
+  const abort = info.abort;
+  if (abort instanceof LazyAbort && abort.hasSignal) return info.signal ?? abort;
+  return abort ?? info.signal;
 }

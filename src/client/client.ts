@@ -5,7 +5,7 @@
  * `InputRequiredResult` is answered with the same handlers that answer a
  * legacy server's requests, then retried (MRTR) — calling code is the same.
  */
-import { requestAbort } from './abort.js';
+import { requestAbort, streamInfo } from './abort.js';
 import type { LazyAbort } from '../protocol/request/abort.js';
 import { classify, isPlainObject, type JsonRpcMessage } from '../jsonrpc/message.js';
 import { ErrorCode } from '../jsonrpc/errors.js';
@@ -429,7 +429,7 @@ export class Client {
 
   #info(method: string, params: Json | undefined, stream: LazyAbort | undefined): OutboundInfo {
     // The stream's AbortSignal is made only for a transport that reads `signal` (mcpkit's read `abort`).
-    const info: OutboundInfo = stream === undefined ? {} : { abort: stream, get signal() { return stream.signal; } };
+    const info: OutboundInfo = stream === undefined ? {} : streamInfo(stream);
     if (this.#version !== undefined) info.protocolVersion = this.#version;
     if (this.#era === 'modern') {
       const tool = method === 'tools/call' && typeof params?.['name'] === 'string' ? this.#tools.get(params['name'])?.headers : undefined;

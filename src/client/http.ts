@@ -9,7 +9,7 @@
 import type { AbortSignalLike } from '../protocol/connection.js';
 import type { JsonRpcId, JsonRpcMessage } from '../jsonrpc/message.js';
 import { isPlainObject } from '../jsonrpc/message.js';
-import { linkedSignal, onAbort, toAbortSignal } from './abort.js';
+import { linkedSignal, onAbort, outboundAbort, toAbortSignal } from './abort.js';
 import { McpTransportError } from './errors.js';
 import { fetchEngine, hasNodeHttp, nodeEngine, type HttpEngine, type HttpInit, type HttpReply } from './http-request.js';
 import { wireEngine } from './http1.js';
@@ -111,9 +111,9 @@ export class StreamableHttpTransport implements ClientTransport {
     // Fixed headers and token, no auth: nothing to wait for (a promise less per request).
     const headers = this.#fixed ? this.#headersNow(version, base) : await this.#headers(version, base);
     Object.assign(headers, info.headers);
-    if (this.#native) return this.#post(message, info, authorized, requestId, headers, info.abort ?? info.signal ?? this.#closed.signal, undefined);
+    if (this.#native) return this.#post(message, info, authorized, requestId, headers, outboundAbort(info) ?? this.#closed.signal, undefined);
     // fetch: a signal per request, linked to close and the request's own, so the long-lived close signal keeps one listener.
-    const link = { ...linkedSignal(this.#closed.signal, info.abort ?? info.signal), byStream: false };
+    const link = { ...linkedSignal(this.#closed.signal, outboundAbort(info)), byStream: false };
     try {
       return await this.#post(message, info, authorized, requestId, headers, link.signal, link);
     } finally {

@@ -25,7 +25,8 @@ export interface OutboundInfo {
   signal?: AbortSignal | undefined;
   /**
    * The same abort as `signal`, without an AbortSignal made for it (one per request is a measurable
-   * share of a call): read it first where an AbortSignalLike will do. The client sets both.
+   * share of a call): where an AbortSignalLike will do, read it unless `signal` was read (and may have
+   * been replaced, `{ ...info, signal }`). The client sets both; setting `signal` on its info sets this too.
    */
   abort?: AbortSignalLike | undefined;
 }

@@ -41,6 +41,11 @@ export class LazyAbort implements AbortSignalLike {
     return this.aborted ? this.#reason : undefined;
   }
 
+  /** True once `signal` was read: its AbortController exists. */
+  get hasSignal(): boolean {
+    return this.#controller !== undefined;
+  }
+
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
