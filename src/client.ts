@@ -21,6 +21,7 @@ export type { CallTaskOptions, ClientTask, ClientTaskList, TaskDefaults, TaskWai
 export { checkSkillEntry, fetchSkill, frontmatterDifferences, SkillVerificationError, skillRoot, verifySkillFile } from './skills/format/verify.js';
 export type { EntryLimits, FetchSkillOptions, LoadedSkill, SkillEntry, SkillFileEntry, SkillReader, SkillReadResult, SkillVerificationFailure } from './skills/format/verify.js';
 export type { ClientTransport, OutboundInfo, TransportSink } from './client/transport.js';
+export type { AbortSignalLike } from './protocol/connection.js';
 // The result and wire types its methods return (McpToolResult, ListToolsResult, ToolDescription, …) are the root
 // entry's (mcpkit), the one set the server uses too: every name is exported from exactly one entry.
 export { oauth, OAuthClientProvider } from './client/auth/flow.js';

@@ -5,6 +5,8 @@
  * `InputRequiredResult` is answered with the same handlers that answer a
  * legacy server's requests, then retried (MRTR) — calling code is the same.
  */
+import { requestAbort, streamInfo } from './abort.js';
+import type { LazyAbort } from '../protocol/request/abort.js';
 import { classify, isPlainObject, type JsonRpcMessage } from '../jsonrpc/message.js';
 import { ErrorCode } from '../jsonrpc/errors.js';
 import { McpErrorCode } from '../errors/codes.js';
@@ -398,7 +400,7 @@ export class Client {
       }
       if (this.#era !== 'modern' || result['resultType'] !== 'input_required') return result;
       if (round + 1 >= rounds) throw new McpError(method, ErrorCode.InternalError, `${method}: the server still asked for input after ${rounds} rounds (maxInputRounds)`);
-      const inputResponses = await this.#serverRequests.inputs(method, result['inputRequests'], options.signal);
+      const inputResponses = await this.#serverRequests.inputs(method, result['inputRequests'], requestAbort(options));
       const { inputResponses: _answers, requestState: _state, ...rest } = current;
       current = { ...rest, inputResponses };
       if (typeof result['requestState'] === 'string') current['requestState'] = result['requestState'];
@@ -425,8 +427,9 @@ export class Client {
     return this.#transport;
   }
 
-  #info(method: string, params: Json | undefined, signal: AbortSignal | undefined): OutboundInfo {
-    const info: OutboundInfo = {};
+  #info(method: string, params: Json | undefined, stream: LazyAbort | undefined): OutboundInfo {
+    // The stream's AbortSignal is made only for a transport that reads `signal` (mcpkit's read `abort`).
+    const info: OutboundInfo = stream === undefined ? {} : streamInfo(stream);
     if (this.#version !== undefined) info.protocolVersion = this.#version;
     if (this.#era === 'modern') {
       const tool = method === 'tools/call' && typeof params?.['name'] === 'string' ? this.#tools.get(params['name'])?.headers : undefined;
@@ -434,7 +437,6 @@ export class Client {
     }
     // Ends the request's own exchange when it is abandoned: on 2026-07-28 that is the cancellation; on a
     // legacy session notifications/cancelled is, and the exchange would otherwise stay open until the server answers.
-    if (signal !== undefined) info.signal = signal;
     return info;
   }
 

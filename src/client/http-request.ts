@@ -5,6 +5,8 @@
  * the client's CPU per call), and `fetch` (portable, or the caller's own). On Node
  * the transport sends `http:` URLs through http1.ts instead and `https:` here.
  */
+import type { AbortSignalLike } from '../protocol/connection.js';
+import { toAbortSignal } from './abort.js';
 import type * as NodeHttp from 'node:http';
 import type * as NodeHttps from 'node:https';
 import type { Agent as HttpAgent, IncomingMessage, ClientRequest } from 'node:http';
@@ -17,7 +19,7 @@ export interface HttpInit {
   headers: Record<string, string>;
   body?: string;
   /** Aborting ends the exchange, also while its body is read. */
-  signal?: AbortSignal | undefined;
+  signal?: AbortSignalLike | undefined;
 }
 
 /** An answer: status, headers, and a body read at most once. */
@@ -73,7 +75,7 @@ export const tooLong = (max: number, length?: number): McpTransportError =>
 
 export function fetchEngine(fetcher: (input: string | URL, init: RequestInit) => Promise<Response>): HttpEngine {
   return {
-    send: async (url, init) => new FetchReply(await fetcher(url, { method: init.method, headers: init.headers, body: init.body ?? null, signal: init.signal ?? null })),
+    send: async (url, init) => new FetchReply(await fetcher(url, { method: init.method, headers: init.headers, body: init.body ?? null, signal: init.signal === undefined ? null : toAbortSignal(init.signal) })),
     close: () => undefined,
   };
 }

@@ -6,9 +6,10 @@
  * `initialize` POST (400, 404, 405), the 2024-11-05 HTTP+SSE transport is tried:
  * a GET stream whose `endpoint` event names where to POST.
  */
+import type { AbortSignalLike } from '../protocol/connection.js';
 import type { JsonRpcId, JsonRpcMessage } from '../jsonrpc/message.js';
 import { isPlainObject } from '../jsonrpc/message.js';
-import { linkedSignal, onAbort } from './abort.js';
+import { linkedSignal, onAbort, outboundAbort, toAbortSignal } from './abort.js';
 import { McpTransportError } from './errors.js';
 import { fetchEngine, hasNodeHttp, nodeEngine, type HttpEngine, type HttpInit, type HttpReply } from './http-request.js';
 import { wireEngine } from './http1.js';
@@ -110,9 +111,9 @@ export class StreamableHttpTransport implements ClientTransport {
     // Fixed headers and token, no auth: nothing to wait for (a promise less per request).
     const headers = this.#fixed ? this.#headersNow(version, base) : await this.#headers(version, base);
     Object.assign(headers, info.headers);
-    if (this.#native) return this.#post(message, info, authorized, requestId, headers, info.signal ?? this.#closed.signal, undefined);
+    if (this.#native) return this.#post(message, info, authorized, requestId, headers, outboundAbort(info) ?? this.#closed.signal, undefined);
     // fetch: a signal per request, linked to close and the request's own, so the long-lived close signal keeps one listener.
-    const link = { ...linkedSignal(this.#closed.signal, info.signal), byStream: false };
+    const link = { ...linkedSignal(this.#closed.signal, outboundAbort(info)), byStream: false };
     try {
       return await this.#post(message, info, authorized, requestId, headers, link.signal, link);
     } finally {
@@ -121,7 +122,7 @@ export class StreamableHttpTransport implements ClientTransport {
   }
 
   /** `link` (fetch only): an SSE answer keeps it until the stream, and its resumption, is done. */
-  async #post(message: JsonRpcMessage, info: OutboundInfo, authorized: boolean, requestId: JsonRpcId | undefined, headers: Record<string, string>, signal: AbortSignal, link: { release(): void; byStream: boolean } | undefined): Promise<void> {
+  async #post(message: JsonRpcMessage, info: OutboundInfo, authorized: boolean, requestId: JsonRpcId | undefined, headers: Record<string, string>, signal: AbortSignalLike, link: { release(): void; byStream: boolean } | undefined): Promise<void> {
     const response = await this.#request(this.url, { method: 'POST', headers, body: JSON.stringify(message), signal: this.#wire(signal) });
     const session = response.header('mcp-session-id');
     if (session !== undefined) this.#sessionId = session;
@@ -152,7 +153,7 @@ export class StreamableHttpTransport implements ClientTransport {
     const wwwAuthenticate = response.header('www-authenticate');
     if (response.status === 401 || response.status === 403) {
       const auth = this.#options.auth;
-      if (auth !== undefined && !authorized && (await auth.unauthorized({ url: this.url, status: response.status, wwwAuthenticate, signal }))) return this.#send(message, info, true);
+      if (auth !== undefined && !authorized && (await auth.unauthorized({ url: this.url, status: response.status, wwwAuthenticate, signal: toAbortSignal(signal) }))) return this.#send(message, info, true);
       throw new McpTransportError('unauthorized', `HTTP ${response.status} from ${this.url.href}${describeBody(text)}${wwwAuthenticate ? ` (WWW-Authenticate: ${wwwAuthenticate})` : ''}`, { status: response.status, ...(wwwAuthenticate === undefined ? {} : { wwwAuthenticate }) });
     }
     // A JSON-RPC answer for this request (e.g. 400 with -32022, 404 with -32601 on 2026-07-28): the request's own error.
@@ -213,7 +214,7 @@ export class StreamableHttpTransport implements ClientTransport {
   }
 
   /** What goes to the engine: node:http needs no closed signal (close ends its exchanges). */
-  #wire(signal: AbortSignal): AbortSignal | undefined {
+  #wire(signal: AbortSignalLike): AbortSignalLike | undefined {
     return this.#native && signal === this.#closed.signal ? undefined : signal;
   }
 
@@ -274,7 +275,7 @@ export class StreamableHttpTransport implements ClientTransport {
    * Reads one SSE response. When it ends before the answer to `requestId` and
    * the server named an event id, resumes with GET + Last-Event-ID.
    */
-  async #readStream(response: HttpReply, requestId: unknown, signal: AbortSignal, attempt: number): Promise<void> {
+  async #readStream(response: HttpReply, requestId: unknown, signal: AbortSignalLike, attempt: number): Promise<void> {
     let lastId: string | undefined;
     let retryMs: number | undefined;
     let answered = false;
@@ -325,7 +326,7 @@ export class StreamableHttpTransport implements ClientTransport {
     await this.#resume(requestId, lastId, retryMs, attempt + 1, signal);
   }
 
-  async #resume(requestId: unknown, lastId: string, retryMs: number | undefined, attempt: number, signal: AbortSignal): Promise<void> {
+  async #resume(requestId: unknown, lastId: string, retryMs: number | undefined, attempt: number, signal: AbortSignalLike): Promise<void> {
     await delay(retryMs ?? this.#options.reconnect?.delayMs ?? 1000, signal);
     if (signal.aborted || this.#closed.signal.aborted) return;
     try {
@@ -446,7 +447,7 @@ function describeBody(text: string): string {
   return `: ${trimmed.slice(0, 300)}`;
 }
 
-function delay(ms: number, signal: AbortSignal): Promise<void> {
+function delay(ms: number, signal: AbortSignalLike): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
     const timer = setTimeout(done, Math.min(ms, 60_000));

@@ -8,6 +8,7 @@
  */
 import type * as NodeNet from 'node:net';
 import type { Socket } from 'node:net';
+import type { AbortSignalLike } from '../protocol/connection.js';
 import { nodeBuiltin } from '../util/builtin.js';
 import { McpTransportError } from './errors.js';
 import type { HttpEngine, HttpInit, HttpReply } from './http-request.js';
@@ -135,7 +136,7 @@ function unsolicited(this: Socket): void {
   this.destroy();
 }
 
-const reason = (signal: AbortSignal): Error => (signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+const reason = (signal: AbortSignalLike): Error => (signal.reason instanceof Error ? signal.reason : new Error('aborted'));
 
 /** Request line and headers (and the body's length), refusing what would break the framing. */
 function requestHead(url: URL, init: HttpInit): string {

@@ -1,6 +1,7 @@
 /** In memory: the client talks to an `McpServer` (anything with `openConnection`) in the same process. */
 import type { JsonRpcMessage } from '../jsonrpc/message.js';
 import type { AuthInfo, ConnectionFactory, HandleResult, McpConnection, MessageExtra, RequestInfo } from '../protocol/connection.js';
+import { outboundAbort } from './abort.js';
 import { McpTransportError } from './errors.js';
 import type { ClientTransport, OutboundInfo, TransportSink } from './transport.js';
 
@@ -33,7 +34,8 @@ export class InMemoryTransport implements ClientTransport {
     if (this.#options.authInfo !== undefined) extra.authInfo = this.#options.authInfo;
     if (this.#options.requestInfo !== undefined) extra.requestInfo = this.#options.requestInfo;
     if (info.protocolVersion !== undefined) extra.protocolVersion = info.protocolVersion;
-    if (info.signal !== undefined) extra.signal = info.signal;
+    const abort = outboundAbort(info);
+    if (abort !== undefined) extra.signal = abort;
     // The answer comes later: the client must not wait for it here (it may need to answer the server first).
     void new Promise<HandleResult>((resolve) => resolve(connection.handleMessage(message, extra))).then(
       (response: HandleResult) => {

@@ -5,7 +5,9 @@
 import type { JsonRpcId, JsonRpcRequest } from '../jsonrpc/message.js';
 import { isPlainObject } from '../jsonrpc/message.js';
 import { ErrorCode } from '../jsonrpc/errors.js';
-import { onAbort as linkAbort } from './abort.js';
+import { onAbort as linkAbort, requestAbort } from './abort.js';
+import type { AbortSignalLike } from '../protocol/connection.js';
+import { LazyAbort } from '../protocol/request/abort.js';
 import { Deadlines, type Expiring } from './deadlines.js';
 import { McpError, McpTransportError } from './errors.js';
 import type { Json, RequestOptions } from './options.js';
@@ -38,7 +40,7 @@ export interface Outgoing {
 export interface Wire {
   /** The message, once the id and progress token are known. */
   message(out: Outgoing, id: number, progressToken: number | undefined): JsonRpcRequest;
-  info(out: Outgoing, message: JsonRpcRequest, stream: AbortSignal | undefined): OutboundInfo;
+  info(out: Outgoing, message: JsonRpcRequest, stream: LazyAbort | undefined): OutboundInfo;
   /** Tells the server the request is abandoned (`notifications/cancelled`). */
   cancel(out: Outgoing, id: number, reason: string): void;
 }
@@ -58,16 +60,17 @@ export class RequestTable {
   /** Sends a request and settles with its result, or rejects (McpError, McpTransportError). */
   start(out: Outgoing): Promise<Json> {
     const { method, options } = out;
-    const signal = options.signal;
+    const signal = requestAbort(options);
     if (signal?.aborted === true) return Promise.reject(new McpTransportError('aborted', `${method} was aborted before it was sent`, { cause: signal.reason }));
     if (this.#pending.size >= this.max) return Promise.reject(new McpTransportError('limit', `${this.max} requests are already in flight (maxPendingRequests)`));
     const id = this.#nextId++;
     const progressToken = options.onProgress === undefined ? undefined : id;
     // Aborted to end this request's exchange when it is abandoned (timed out, aborted): on 2026-07-28 that
     // is how it is cancelled; on a legacy session notifications/cancelled is, and the exchange would stay open.
-    const stream = out.streamed ? new AbortController() : undefined;
+    // A flag, not an AbortController: the transport makes it an AbortSignal only if it needs one.
+    const stream = out.streamed ? new LazyAbort() : undefined;
     const message = this.wire.message(out, id, progressToken);
-    const info = this.wire.info(out, message, stream?.signal);
+    const info = this.wire.info(out, message, stream);
     let resolve!: (result: Json) => void;
     let reject!: (error: Error) => void;
     const promise = new Promise<Json>((res, rej) => {
@@ -144,7 +147,7 @@ class InFlight implements Pending, Expiring {
     private readonly id: number,
     private readonly out: Outgoing,
     private readonly progressToken: number | undefined,
-    private readonly stream: AbortController | undefined,
+    private readonly stream: LazyAbort | undefined,
     private readonly settleResolve: (result: Json) => void,
     private readonly settleReject: (error: Error) => void,
   ) {
@@ -164,9 +167,10 @@ class InFlight implements Pending, Expiring {
     this.settleReject(error);
   }
 
-  aborted(signal: AbortSignal): void {
+  aborted(signal: AbortSignalLike): void {
     this.#cleanup();
-    this.#cancel(String(signal.reason ?? 'aborted'));
+    const reason: unknown = signal.reason;
+    this.#cancel(reason instanceof Error ? String(reason) : typeof reason === 'string' ? reason : 'aborted');
     this.settleReject(new McpTransportError('aborted', `${this.method} was aborted`, { cause: signal.reason }));
   }
 
@@ -182,7 +186,7 @@ class InFlight implements Pending, Expiring {
   }
 
   #cancel(reason: string): void {
-    this.stream?.abort();
+    this.stream?.abort(new Error('the request was abandoned'));
     this.wire.cancel(this.out, this.id, reason);
   }
 

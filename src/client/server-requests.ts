@@ -3,6 +3,7 @@
  * roots, ping) and 2026-07-28 input requests, answered by the same handlers. Bounded by
  * `maxInboundRequests` (legacy) and 64 inputs per round (2026-07-28).
  */
+import type { AbortSignalLike } from '../protocol/connection.js';
 import { isPlainObject, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../jsonrpc/message.js';
 import { ErrorCode } from '../jsonrpc/errors.js';
 import type { CreateMessageParams, ElicitFormParams } from '../wire-types/index.js';
@@ -59,7 +60,7 @@ export class ServerRequests {
   }
 
   /** A 2026-07-28 `InputRequiredResult`'s `inputRequests`, answered by key. */
-  async inputs(method: string, requests: unknown, signal: AbortSignal | undefined): Promise<Json> {
+  async inputs(method: string, requests: unknown, signal: AbortSignalLike | undefined): Promise<Json> {
     if (!isPlainObject(requests)) throw new McpError(method, ErrorCode.InternalError, 'The server asked for input without inputRequests');
     const entries = Object.entries(requests);
     if (entries.length > MAX_INPUTS_PER_ROUND) throw new McpError(method, ErrorCode.InternalError, `The server asked for ${entries.length} inputs in one round (at most ${MAX_INPUTS_PER_ROUND})`);

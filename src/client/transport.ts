@@ -1,5 +1,6 @@
 /** What the client asks of a transport: move JSON-RPC messages, report when the peer is gone. */
 import type { JsonRpcMessage } from '../jsonrpc/message.js';
+import type { AbortSignalLike } from '../protocol/connection.js';
 import type { TransportPeer } from '../protocol/observability/outbound.js';
 
 export type { TransportPeer };
@@ -22,6 +23,12 @@ export interface OutboundInfo {
   headers?: Record<string, string> | undefined;
   /** Aborting ends this message's response stream (2026-07-28 cancellation over HTTP). */
   signal?: AbortSignal | undefined;
+  /**
+   * The same abort as `signal`, without an AbortSignal made for it (one per request is a measurable
+   * share of a call): where an AbortSignalLike will do, read it unless `signal` was read (and may have
+   * been replaced, `{ ...info, signal }`). The client sets both; setting `signal` on its info sets this too.
+   */
+  abort?: AbortSignalLike | undefined;
 }
 
 export interface ClientTransport {

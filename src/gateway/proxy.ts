@@ -8,7 +8,10 @@ import { McpError, McpTransportError } from '../client/errors.js';
 import type { Client, RequestOptions } from '../client/client.js';
 import { ErrorCode, JsonRpcProtocolError } from '../jsonrpc/errors.js';
 import { isPlainObject } from '../jsonrpc/message.js';
-import type { RequestContext } from '../protocol/request/context.js';
+import { abortFlagOf, type RequestContext } from '../protocol/request/context.js';
+import type { AbortSignalLike } from '../protocol/connection.js';
+import { LazyAbort } from '../protocol/request/abort.js';
+import { withRequestAbort } from '../client/abort.js';
 import { META_LOG_LEVEL } from '../protocol/wire/meta-keys.js';
 import { issuerOf, principalOf } from '../protocol/request/principal.js';
 import type { McpPrompt, McpResource, McpResourceTemplate, McpTool } from '../registries/types.js';
@@ -190,7 +193,7 @@ class Proxy_ implements McpProxy {
     const generation = this.#lists;
     const promise = (async () => {
       // A request already over (its session may have ended) opens no link of its owner's, which would outlive it.
-      const link = this.#pool.anyLink(ownerOf(ctx?.signal.aborted === true ? undefined : ctx));
+      const link = this.#pool.anyLink(ownerOf(ctx !== undefined && abortOf(ctx).aborted ? undefined : ctx));
       const client = await link.connected();
       if (client.serverCapabilities[capability] === undefined) return [];
       const items: T[] = [];
@@ -294,7 +297,8 @@ class Proxy_ implements McpProxy {
   // ---- one proxied call --------------------------------------------------------------------
 
   #call(ctx: RequestContext, method: string, params: Json): Promise<Json> {
-    if (ctx.signal.aborted) return Promise.reject(new JsonRpcProtocolError(ErrorCode.InternalError, ended(this.label)));
+    const abort = abortOf(ctx);
+    if (abort.aborted) return Promise.reject(new JsonRpcProtocolError(ErrorCode.InternalError, ended(this.label)));
     const link = this.#linkFor(ctx);
     const options: RequestOptions = { timeoutMs: 0 };
     if (ctx.progressToken !== undefined) {
@@ -303,25 +307,25 @@ class Proxy_ implements McpProxy {
     // A legacy downstream request has no rounds to hold the upstream call across: its own signal
     // (cancellation, disconnect, timeout, shutdown) is the upstream call's, and nothing else is needed.
     if (ctx.era === 'legacy') {
-      options.signal = ctx.signal;
+      withRequestAbort(options, abort);
       return this.#tracked(link, ctx, this.#send(link, method, params, options, ctx));
     }
     // The retry of a 2026-07-28 request whose upstream call waits for input: answer it, await the same call.
     const held = this.#holds.resume(ctx, ctx.requestState[HOLD_KEY], link.key);
     if (held !== undefined) return this.#tracked(link, ctx, held);
-    const upstream = new AbortController();
+    const upstream = new LazyAbort();
     const holdId = this.#holds.newId();
     const onAbort = (): void => {
       // The end of a round (input required) keeps the upstream call for the retry; anything else cancels it.
-      const reason: unknown = ctx.signal.reason;
+      const reason: unknown = abort.reason;
       if (reason instanceof Error && reason.name === 'InputRequiredSignal' && this.#holds.isHeld(holdId)) return;
       this.#holds.drop(holdId);
       upstream.abort(reason);
     };
-    ctx.signal.addEventListener('abort', onAbort, { once: true });
-    options.signal = upstream.signal;
+    abort.addEventListener('abort', onAbort, { once: true });
+    withRequestAbort(options, upstream);
     const run = this.#send(link, method, params, options, ctx).finally(() => {
-      ctx.signal.removeEventListener('abort', onAbort);
+      abort.removeEventListener('abort', onAbort);
       this.#holds.drop(holdId);
     });
     this.#holds.open(holdId, link.key, run, () => upstream.abort(new Error('the downstream client did not come back with the input in time')));
@@ -334,7 +338,7 @@ class Proxy_ implements McpProxy {
    * (a DELETE while a middleware awaited), and a link opened after that would never be closed.
    */
   #linkFor(ctx: RequestContext): UpstreamLink {
-    if (ctx.signal.aborted) throw new UpstreamError(ended(this.label));
+    if (abortOf(ctx).aborted) throw new UpstreamError(ended(this.label));
     return this.#pool.linkFor(ownerOf(ctx));
   }
 
@@ -456,4 +460,9 @@ class Proxy_ implements McpProxy {
   #warn(message: string): void {
     this.#options.onWarning?.(message);
   }
+}
+
+/** The downstream request's abort flag: its `signal` would be an AbortController per proxied call. */
+function abortOf(ctx: RequestContext): AbortSignalLike {
+  return abortFlagOf(ctx) ?? ctx.signal;
 }

@@ -1,7 +1,7 @@
 import type { ClientView } from '../extensions.js';
 import type { JsonRpcId } from '../../jsonrpc/message.js';
 import { accessTokenOf } from './access-token.js';
-import type { AuthInfo, MessageSink, RequestInfo } from '../connection.js';
+import type { AbortSignalLike, AuthInfo, MessageSink, RequestInfo } from '../connection.js';
 import type { LazyAbort } from './abort.js';
 import type { OutboundRequests } from './outbound.js';
 import { MissingClientCapabilityError } from '../wire/errors.js';
@@ -87,6 +87,16 @@ function principalView(info: AuthInfo): AuthPrincipal {
   });
 }
 
+let flagOf: (ctx: RequestContext) => LazyAbort | undefined;
+
+/**
+ * The request's abort flag, for code in this package that passes it on as an AbortSignalLike:
+ * reading `ctx.signal` makes an AbortController per request. Undefined for a context made elsewhere.
+ */
+export function abortFlagOf(ctx: RequestContext): AbortSignalLike | undefined {
+  return flagOf(ctx);
+}
+
 /**
  * What every tool, resource and prompt handler receives: one API for both
  * protocol eras.
@@ -159,6 +169,10 @@ export class RequestContext {
   /** Aborted on cancellation, client disconnect, timeout or server shutdown. */
   get signal(): AbortSignal {
     return this.#abort.signal;
+  }
+
+  static {
+    flagOf = (ctx) => (#abort in ctx ? ctx.#abort : undefined);
   }
 
   /** Per-request scratch space for middleware and handlers. */
