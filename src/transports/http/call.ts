@@ -10,7 +10,8 @@ import type { JsonRpcId, JsonRpcMessage } from '../../jsonrpc/message.js';
 import { encodeBatch, unserializableResponse } from '../../jsonrpc/serialize.js';
 import { encodeJsonAnswer } from '../../jsonrpc/json-parts.js';
 import { definesSsePriming } from '../../protocol/wire/versions.js';
-import type { AbortSignalLike, AuthInfo, HandleResult, MessageExtra } from '../../protocol/connection.js';
+import type { AuthInfo, HandleResult, MessageExtra } from '../../protocol/connection.js';
+import { LazyAbort } from '../../protocol/request/abort.js';
 import type { CallTarget, EngineContext, InflightCall } from './context.js';
 import { JSON_HEADERS, retryAfterOf, shuttingDown } from './errors.js';
 import { httpStatusFor } from '../../errors/codes.js';
@@ -52,7 +53,8 @@ export class PostCall implements InflightCall {
   /** A single request's id: a shared session's stream names it (stream-origin.ts). */
   private requestId: JsonRpcId | undefined;
   private release: (() => void) | undefined;
-  private readonly cancellation = new CancelSignal();
+  /** What the protocol handler gets as the POST's signal: an AbortSignalLike, no AbortController per request. */
+  private readonly cancellation = new LazyAbort();
   /** Tags server→client requests with where their answers go (the session backend's; undefined on one instance). */
   private readonly tag: ((message: JsonRpcMessage) => JsonRpcMessage) | undefined;
 
@@ -293,32 +295,4 @@ export class PostCall implements InflightCall {
 
 function isSuccess(result: HandleResult): boolean {
   return result !== undefined && !Array.isArray(result) && 'result' in result;
-}
-
-/**
- * The cancellation signal a POST hands the protocol handler: the
- * AbortSignalLike subset, without an AbortController per request.
- */
-class CancelSignal implements AbortSignalLike {
-  aborted = false;
-  reason: unknown = undefined;
-  private listeners: (() => void)[] | undefined;
-
-  addEventListener(_type: 'abort', listener: () => void): void {
-    (this.listeners ??= []).push(listener);
-  }
-
-  removeEventListener(_type: 'abort', listener: () => void): void {
-    const index = this.listeners?.indexOf(listener) ?? -1;
-    if (index >= 0) this.listeners!.splice(index, 1);
-  }
-
-  abort(reason: unknown): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.reason = reason;
-    const listeners = this.listeners;
-    this.listeners = undefined;
-    for (const listener of listeners ?? []) listener();
-  }
 }
