@@ -1,0 +1,59 @@
+/** LiveList: the in-flight list that replaces a churned Set (src/util/live-list.ts), against an array as the model. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { LiveList, type LiveEntry } from '../../src/util/live-list.js';
+
+describe('LiveList', () => {
+  it('keeps the order added, its size and its last through any adds and deletes (model: an array)', () => {
+    const op = fc.oneof(fc.record({ add: fc.integer() }), fc.record({ del: fc.nat() }), fc.record({ again: fc.nat() }));
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 200 }), (ops) => {
+        const list = new LiveList<number>();
+        const model: LiveEntry<number>[] = [];
+        const gone: LiveEntry<number>[] = [];
+        for (const o of ops) {
+          if ('add' in o) model.push(list.add(o.add));
+          else if ('del' in o && model.length > 0) {
+            const [entry] = model.splice(o.del % model.length, 1);
+            list.delete(entry!);
+            gone.push(entry!);
+          } else if ('again' in o && gone.length > 0) list.delete(gone[o.again % gone.length]!); // twice: nothing
+          expect(list.size).toBe(model.length);
+          expect([...list]).toEqual(model.map((e) => e.value));
+          expect(list.last()).toBe(model.at(-1)?.value);
+        }
+      }),
+    );
+  });
+
+  it('an entry that left points nowhere (nothing dead holds anything alive)', () => {
+    const list = new LiveList<object>();
+    const a = list.add({});
+    const b = list.add({});
+    const c = list.add({});
+    list.delete(b);
+    expect([b.prev, b.next, b.linked]).toEqual([undefined, undefined, false]);
+    expect(a.next).toBe(c);
+    expect(c.prev).toBe(a);
+    const all = list.clear();
+    expect(all).toEqual([a.value, c.value]);
+    for (const e of [a, c]) expect([e.prev, e.next, e.linked]).toEqual([undefined, undefined, false]);
+    expect(list.size).toBe(0);
+    expect([...list]).toEqual([]);
+    list.delete(a); // after clear: nothing
+    expect(list.size).toBe(0);
+  });
+
+  it('iterating while the current entry or a later one is deleted skips what left', () => {
+    const list = new LiveList<string>();
+    const entries = ['a', 'b', 'c', 'd'].map((v) => list.add(v));
+    const seen: string[] = [];
+    for (const v of list) {
+      seen.push(v);
+      if (v === 'a') list.delete(entries[0]!); // the current one
+      if (v === 'b') list.delete(entries[3]!); // a later one
+    }
+    expect(seen).toEqual(['a', 'b', 'c']);
+    expect([...list]).toEqual(['b', 'c']);
+  });
+});
