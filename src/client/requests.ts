@@ -8,6 +8,7 @@ import { ErrorCode } from '../jsonrpc/errors.js';
 import { onAbort as linkAbort, requestAbort } from './abort.js';
 import type { AbortSignalLike } from '../protocol/connection.js';
 import { LazyAbort } from '../protocol/request/abort.js';
+import { IdTable } from '../util/id-table.js';
 import { Deadlines, type Expiring } from './deadlines.js';
 import { McpError, McpTransportError } from './errors.js';
 import type { Json, RequestOptions } from './options.js';
@@ -46,7 +47,8 @@ export interface Wire {
 }
 
 export class RequestTable {
-  readonly #pending = new Map<JsonRpcId, Pending>();
+  /** By id, in slots (id-table.ts): a Map churned at 32 requests in flight promoted each one's objects. */
+  readonly #pending = new IdTable<Pending>();
   readonly #progress = new Map<string | number, Pending>();
   #nextId = 1;
   readonly #deadlines = new Deadlines();
@@ -127,7 +129,7 @@ export class RequestTable {
   }
 
   failAll(error: Error): void {
-    for (const pending of [...this.#pending.values()]) pending.reject(error);
+    for (const pending of this.#pending.values()) pending.reject(error);
   }
 }
 
@@ -140,7 +142,7 @@ class InFlight implements Pending, Expiring {
   deadline: number | undefined;
 
   constructor(
-    private readonly pending: Map<JsonRpcId, Pending>,
+    private readonly pending: IdTable<Pending>,
     private readonly progressTable: Map<string | number, Pending>,
     private readonly deadlines: Deadlines,
     private readonly wire: Wire,

@@ -349,10 +349,10 @@ class Proxy_ implements McpProxy {
    */
   #tracked(link: UpstreamLink, ctx: RequestContext | undefined, run: Promise<Json>): Promise<Json> {
     const inFlight = link.inFlight;
-    if (ctx !== undefined) inFlight.add(ctx);
-    else link.requests++;
+    const entry = ctx === undefined ? undefined : inFlight.add(ctx);
+    if (entry === undefined) link.requests++;
     const done = (): void => {
-      if (ctx !== undefined) inFlight.delete(ctx);
+      if (entry !== undefined) inFlight.delete(entry);
       else link.requests--;
       // Idle from the end of its last request, not the start.
       link.lastUsed = Date.now();

@@ -11,6 +11,7 @@ import { McpTransportError } from '../client/errors.js';
 import type { ClientTransport } from '../client/transport.js';
 import type { LoggingLevel } from '../wire-types/index.js';
 import type { UpdateAudience } from '../stores/bus.js';
+import { LiveList } from '../util/live-list.js';
 
 type Json = Record<string, unknown>;
 
@@ -72,7 +73,8 @@ export class UpstreamLink {
   #scheduled: Promise<void> | undefined;
   #running: Promise<void> = Promise.resolve();
   /** Downstream requests in progress on this link, oldest first: where requests for input go. */
-  readonly inFlight = new Set<unknown>();
+  /** Not a Set: see LiveList (churned at 32 calls in flight, a Set promoted kilobytes per call). */
+  readonly inFlight = new LiveList<unknown>();
   lastUsed = Date.now();
   /** Upstream requests other than calls (lists, subscribe, log level) in progress, counted by the proxy: the link is not idle meanwhile. */
   requests = 0;
