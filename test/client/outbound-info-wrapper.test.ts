@@ -13,11 +13,16 @@ import { silentOnCalls } from './support/silent-http.js';
 
 const cleanup = cleanupAfterEach();
 
-/** In front of `inner`: the inner transport gets the client's signal and `own`'s, by `how`. */
-function wrapper(inner: ClientTransport, own: AbortSignal, how: 'assign' | 'spread'): ClientTransport {
+/**
+ * In front of `inner`: the inner transport gets the client's signal and `own`'s, by `how`; or only
+ * `own`, never having read the client's (`replace`); or a copy of the info, `own` unused (`copy`).
+ */
+function wrapper(inner: ClientTransport, own: AbortSignal, how: 'assign' | 'spread' | 'replace' | 'copy'): ClientTransport {
   return {
     start: (sink) => inner.start(sink),
     send: (message, info?: OutboundInfo) => {
+      if (info !== undefined && how === 'replace') return inner.send(message, { ...info, signal: own });
+      if (info !== undefined && how === 'copy') return inner.send(message, { ...info });
       if (info === undefined || info.signal === undefined) return inner.send(message, info);
       const signal = AbortSignal.any([info.signal, own]);
       if (how === 'spread') return inner.send(message, { ...info, signal });
@@ -64,4 +69,31 @@ it.each([
   expect(upstream.callsClosed()).toBe(0);
   own.abort(new Error('the wrapper gave up'));
   await eventually(() => upstream.callsClosed() === 1, { deadlineMs: 2000, message: 'the call exchange stayed open after the wrapper signal aborted' });
+});
+
+it.each(['2025-11-25', '2026-07-28'] as const)('over HTTP, %s: a wrapper that replaces the signal without reading the client\'s has its own honoured', async (version) => {
+  const upstream = await silentOnCalls(version);
+  cleanup.push(() => upstream.close());
+  const own = new AbortController();
+  const client = new Client({ protocolVersion: version });
+  cleanup.push(() => client.close());
+  await client.connect(wrapper(new StreamableHttpTransport(upstream.url, { openGetStream: false }), own.signal, 'replace'));
+  void client.callTool('slow', {}, { timeoutMs: 0 }).catch(() => undefined);
+  await eventually(() => upstream.calls() === 1);
+  own.abort(new Error('the wrapper gave up'));
+  await eventually(() => upstream.callsClosed() === 1, { deadlineMs: 2000, message: 'the call exchange stayed open after the replacing signal aborted' });
+});
+
+it.each(['2025-11-25', '2026-07-28'] as const)('over HTTP, %s: a wrapper that copies the info ({ ...info }) still carries the client\'s abort', async (version) => {
+  const upstream = await silentOnCalls(version);
+  cleanup.push(() => upstream.close());
+  const client = new Client({ protocolVersion: version });
+  cleanup.push(() => client.close());
+  await client.connect(wrapper(new StreamableHttpTransport(upstream.url, { openGetStream: false }), new AbortController().signal, 'copy'));
+  const caller = new AbortController();
+  const call = client.callTool('slow', {}, { timeoutMs: 0, signal: caller.signal });
+  await eventually(() => upstream.calls() === 1);
+  caller.abort(new Error('the caller gave up'));
+  await expect(call).rejects.toMatchObject({ kind: 'aborted' });
+  await eventually(() => upstream.callsClosed() === 1, { deadlineMs: 2000, message: 'the call exchange stayed open after the client aborted the copied info' });
 });
