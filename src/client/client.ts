@@ -10,7 +10,7 @@ import type { LazyAbort } from '../protocol/request/abort.js';
 import { classify, isPlainObject, type JsonRpcMessage } from '../jsonrpc/message.js';
 import { ErrorCode } from '../jsonrpc/errors.js';
 import { McpErrorCode } from '../errors/codes.js';
-import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, META_SERVER_INFO } from '../protocol/wire/meta-keys.js';
+import { META_SERVER_INFO } from '../protocol/wire/meta-keys.js';
 import { isLegacyVersion, LATEST_LEGACY_VERSION, MODERN_VERSIONS, SUPPORTED_VERSIONS, type ProtocolVersion } from '../protocol/wire/versions.js';
 import type { ClientCapabilities, CompleteResult, DiscoverResult, GetPromptResult, Implementation, InitializeResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, LoggingLevel, McpResult, McpToolResult, PromptDescription, ReadResourceResult, ResourceDescription, ResourceTemplateDescription, ServerCapabilities, ToolDescription } from '../wire-types/index.js';
 import type { Era } from '../protocol/wire/method-facts.js';
@@ -21,6 +21,7 @@ import { routingHeaders } from './headers.js';
 import { allPages, ListCache, ToolCatalog } from './lists.js';
 import { capabilitiesOf, checkOptions, waitOptionsOf, withCursor, type CallToolOptions, type ClientOptions, type Json, type ListOptions, type RequestOptions } from './options.js';
 import { observeNotification, observeRequest, tracingOutboundNotifications, tracingOutboundRequests } from './observe.js';
+import { RequestMeta } from './request-meta.js';
 import { RequestTable } from './requests.js';
 import { ServerRequests } from './server-requests.js';
 import { ClientSkills } from './skills.js';
@@ -42,11 +43,10 @@ export class Client {
   #server: { info?: Implementation | undefined; capabilities: ServerCapabilities; instructions?: string | undefined } = { capabilities: {} };
   #discover: DiscoverResult | undefined;
   #closed = false;
-  #logLevel: LoggingLevel | undefined;
   readonly #options: ClientOptions;
   readonly #capabilities: ClientCapabilities;
-  /** What 2026-07-28 requests declare: the capabilities, with the tasks extension unless `tasks: false`. */
-  readonly #modernCapabilities: ClientCapabilities;
+  /** Each request's `_meta` (on 2026-07-28: version, capabilities, client info, log level). */
+  readonly #meta: RequestMeta;
   #tasks: ClientTasks | undefined;
   readonly #clientInfo: Implementation;
   readonly #events: Listeners;
@@ -59,15 +59,16 @@ export class Client {
   constructor(options: ClientOptions = {}) {
     checkOptions(options);
     this.#options = options;
-    this.#logLevel = options.logLevel;
     this.#clientInfo = options.clientInfo ?? { name: 'mcpkit-client', version: '0.0.0' };
     this.#capabilities = capabilitiesOf(options);
-    this.#modernCapabilities = options.tasks === false ? this.#capabilities : { ...this.#capabilities, extensions: { [TASKS_EXTENSION]: {}, ...this.#capabilities.extensions } };
+    // What 2026-07-28 requests that can await a task declare: the capabilities, with the tasks extension unless `tasks: false`.
+    const withTasks = options.tasks === false ? this.#capabilities : { ...this.#capabilities, extensions: { [TASKS_EXTENSION]: {}, ...this.#capabilities.extensions } };
+    this.#meta = new RequestMeta(MODERN, this.#capabilities, withTasks, this.#clientInfo, options.logLevel);
     this.#events = new Listeners(options.onWarning);
     this.#requests = new RequestTable(options.maxPendingRequests ?? 1024, (run) => this.#events.safely(run), {
       message: (out, id, progressToken) => {
         out.onId?.(id);
-        return { jsonrpc: '2.0', id, method: out.method, params: this.#withMeta(out.params, out.options, progressToken, out.tasks) };
+        return { jsonrpc: '2.0', id, method: out.method, params: this.#meta.params(out.params, out.options.meta, progressToken, this.#era === 'modern', out.tasks) };
       },
       info: (out, message, stream) => (out.transport.readsOutboundInfo === false ? NO_INFO : this.#info(out.method, message.params as Json, stream)),
       cancel: (out, id, reason) => void (out.method !== 'initialize' && this.notify('notifications/cancelled', { requestId: id, reason }).catch(() => undefined)),
@@ -173,7 +174,8 @@ export class Client {
     this.#server = { info: result.serverInfo, capabilities: isPlainObject(result.capabilities) ? result.capabilities : {}, instructions: result.instructions };
     await this.notify('notifications/initialized');
     this.#transport?.negotiated?.(negotiated);
-    if (this.#logLevel !== undefined && this.#server.capabilities.logging !== undefined) await this.setLoggingLevel(this.#logLevel);
+    const level = this.#meta.logLevel;
+    if (level !== undefined && this.#server.capabilities.logging !== undefined) await this.setLoggingLevel(level);
   }
 
   /** Ends the connection: pending requests reject with `McpTransportError('closed')`. */
@@ -328,7 +330,7 @@ export class Client {
   /** Legacy: `logging/setLevel` for the session. 2026-07-28: the level rides in each request's `_meta`. */
   async setLoggingLevel(level: LoggingLevel): Promise<void> {
     if (this.#era === 'modern') {
-      this.#logLevel = level;
+      this.#meta.logLevel = level;
       return;
     }
     await this.request('logging/setLevel', { level });
@@ -438,20 +440,6 @@ export class Client {
     // Ends the request's own exchange when it is abandoned: on 2026-07-28 that is the cancellation; on a
     // legacy session notifications/cancelled is, and the exchange would otherwise stay open until the server answers.
     return info;
-  }
-
-  #withMeta(params: Json, options: RequestOptions, progressToken: string | number | undefined, tasks: boolean): Json {
-    const given = isPlainObject(params['_meta']) ? params['_meta'] : undefined;
-    if (this.#era !== 'modern' && options.meta === undefined && progressToken === undefined) return params;
-    const meta: Json = { ...given, ...options.meta };
-    if (progressToken !== undefined) meta['progressToken'] = progressToken;
-    if (this.#era === 'modern') {
-      meta[META_PROTOCOL_VERSION] = MODERN;
-      meta[META_CLIENT_CAPABILITIES] = tasks ? this.#modernCapabilities : this.#capabilities;
-      meta[META_CLIENT_INFO] = this.#clientInfo;
-      if (this.#logLevel !== undefined) meta[META_LOG_LEVEL] = this.#logLevel;
-    }
-    return { ...params, _meta: meta };
   }
 
   /** Not async: an async frame made a promise per call and resolved it with the table's (a thenable job more); what throws still rejects. */
