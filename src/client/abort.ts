@@ -92,8 +92,10 @@ export function requestAbort(options: { signal?: AbortSignal }): AbortSignalLike
  */
 class StreamInfo implements OutboundInfo {
   abort: AbortSignalLike | undefined;
-  protocolVersion?: string | undefined;
-  headers?: Record<string, string> | undefined;
+  // Declared, not defined: a class field is an own key even unset (`undefined`), and `{ ...defaults, ...info }`
+  // in a transport in front would erase the defaults with it. The client sets them only when it has them.
+  declare protocolVersion?: string | undefined;
+  declare headers?: Record<string, string> | undefined;
   readonly #stream: LazyAbort;
   #replaced = false;
   #signal: AbortSignal | undefined;
