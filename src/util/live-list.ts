@@ -68,12 +68,14 @@ export class LiveList<T> implements Iterable<T> {
     return values;
   }
 
-  /** In order; what is deleted meanwhile (but the current entry) is skipped. */
+  /**
+   * In order, what is here when iteration starts; what is deleted meanwhile (but the current entry) is
+   * skipped. Over a copy of the entries: a deleted entry points nowhere, so a walk that held the next one
+   * lost its way when that one was deleted (it stopped there, and skipped everything after it).
+   */
   *[Symbol.iterator](): Iterator<T> {
-    for (let entry = this.#head; entry !== undefined; ) {
-      const next = entry.next;
-      yield entry.value;
-      entry = next?.linked === true ? next : undefined;
-    }
+    const entries: LiveEntry<T>[] = [];
+    for (let entry = this.#head; entry !== undefined; entry = entry.next) entries.push(entry);
+    for (const entry of entries) if (entry.linked) yield entry.value;
   }
 }

@@ -56,4 +56,60 @@ describe('LiveList', () => {
     expect(seen).toEqual(['a', 'b', 'c']);
     expect([...list]).toEqual(['b', 'c']);
   });
+
+  it('iterating while the next entry is deleted goes on past it (it does not stop there)', () => {
+    const list = new LiveList<string>();
+    const entries = ['a', 'b', 'c', 'd'].map((v) => list.add(v));
+    const seen: string[] = [];
+    for (const v of list) {
+      seen.push(v);
+      if (v === 'a') list.delete(entries[1]!); // the next one
+    }
+    expect(seen).toEqual(['a', 'c', 'd']);
+  });
+
+  it('iterating while the current and the next entries are deleted goes on past both', () => {
+    const list = new LiveList<string>();
+    const entries = ['a', 'b', 'c', 'd'].map((v) => list.add(v));
+    const seen: string[] = [];
+    for (const v of list) {
+      seen.push(v);
+      if (v === 'a') {
+        list.delete(entries[0]!);
+        list.delete(entries[1]!);
+      }
+    }
+    expect(seen).toEqual(['a', 'c', 'd']);
+    expect([...list]).toEqual(['c', 'd']);
+  });
+
+  it('iterating while any entries are deleted visits exactly those still there when reached (model: an array)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 12 }), fc.array(fc.array(fc.nat(), { maxLength: 3 }), { maxLength: 12 }), (n, deletes) => {
+        const list = new LiveList<number>();
+        const entries = Array.from({ length: n }, (_, i) => list.add(i));
+        const gone = new Set<number>();
+        const seen: number[] = [];
+        const expected: number[] = [];
+        let step = 0;
+        for (const v of list) {
+          seen.push(v);
+          for (const d of deletes[step++] ?? []) {
+            list.delete(entries[d % n]!);
+            gone.add(d % n);
+          }
+        }
+        // Replay: what the model visits.
+        const model = new Set<number>();
+        step = 0;
+        for (let i = 0; i < n; i++) {
+          if (model.has(i)) continue;
+          expected.push(i);
+          for (const d of deletes[step++] ?? []) model.add(d % n);
+        }
+        expect(seen).toEqual(expected);
+        expect([...list]).toEqual(entries.map((e) => e.value).filter((v) => !gone.has(v)));
+      }),
+    );
+  });
 });
