@@ -12,7 +12,7 @@ import type { AbortSignalLike } from '../protocol/connection.js';
 import { nodeBuiltin } from '../util/builtin.js';
 import { McpTransportError } from './errors.js';
 import type { HttpEngine, HttpInit, HttpReply } from './http-request.js';
-import { LiveList } from '../util/live-list.js';
+import { LiveList, type Linked } from '../util/live-list.js';
 import { WireReply } from './http1-reply.js';
 
 /** Longest status line and headers accepted. */
@@ -95,13 +95,12 @@ export function wireEngine(fallback: () => HttpEngine): HttpEngine {
           reject(error);
         },
         done: (reusable) => {
-          // Called only once the exchange is running, after `entry` below is set.
-          live.delete(entry);
+          live.delete(exchange);
           if (reusable) release(key, socket);
           else socket.destroy();
         },
       });
-      const entry = live.add(exchange);
+      live.add(exchange);
       const signal = init.signal;
       if (signal !== undefined) {
         if (signal.aborted) return exchange.abort(reason(signal));
@@ -164,7 +163,11 @@ interface ExchangeHooks {
 type Framing = { kind: 'length'; left: number } | { kind: 'chunked'; left: number; state: 'size' | 'data' | 'crlf' | 'trailer' } | { kind: 'close' };
 
 /** One request and its answer on one socket: parses the head, frames the body, hands it to the reply. */
-class Exchange {
+class Exchange implements Linked<Exchange> {
+  // The transport's list of live exchanges writes these (live-list.ts).
+  liveLinked = false;
+  livePrev: Exchange | undefined = undefined;
+  liveNext: Exchange | undefined = undefined;
   /** What aborts the exchange (a request abandoned), and the listener on it, removed when the exchange ends. */
   #signal: AbortSignalLike | undefined;
   #onAbort: (() => void) | undefined;

@@ -18,6 +18,7 @@ import type { McpPrompt, McpResource, McpResourceTemplate, McpTool } from '../re
 import type { Implementation, LoggingLevel } from '../wire-types/index.js';
 import type { McpProvider, McpProviderChange, McpProviderList } from '../registries/provider.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
+import { LiveEntry } from '../util/live-list.js';
 import type { UpstreamConfig } from './config.js';
 import { HoldTable } from './hold.js';
 import { promptOf, resourceOf, templateOf, toolOf, type ItemHooks } from './items.js';
@@ -349,7 +350,7 @@ class Proxy_ implements McpProxy {
    */
   #tracked(link: UpstreamLink, ctx: RequestContext | undefined, run: Promise<Json>): Promise<Json> {
     const inFlight = link.inFlight;
-    const entry = ctx === undefined ? undefined : inFlight.add(ctx);
+    const entry = ctx === undefined ? undefined : inFlight.add(new LiveEntry(ctx));
     if (entry === undefined) link.requests++;
     const done = (): void => {
       if (entry !== undefined) inFlight.delete(entry);
@@ -450,7 +451,7 @@ class Proxy_ implements McpProxy {
    * the latest may not be the one that asked, and one client must never get another's.
    */
   #target(link: UpstreamLink): RequestContext | undefined {
-    const calls = [...link.inFlight] as RequestContext[];
+    const calls = [...link.inFlight].map((entry) => entry.value as RequestContext);
     const last = calls.at(-1);
     if (last === undefined || !this.#pool.shared) return last;
     const key = linkKeyOf(ownerOf(last));

@@ -11,7 +11,7 @@ import { McpTransportError } from '../client/errors.js';
 import type { ClientTransport } from '../client/transport.js';
 import type { LoggingLevel } from '../wire-types/index.js';
 import type { UpdateAudience } from '../stores/bus.js';
-import { LiveList } from '../util/live-list.js';
+import { LiveList, type LiveEntry } from '../util/live-list.js';
 
 type Json = Record<string, unknown>;
 
@@ -74,7 +74,7 @@ export class UpstreamLink {
   #running: Promise<void> = Promise.resolve();
   /** Downstream requests in progress on this link, oldest first: where requests for input go. */
   /** Not a Set: see LiveList (churned at 32 calls in flight, a Set promoted kilobytes per call). */
-  readonly inFlight = new LiveList<unknown>();
+  readonly inFlight = new LiveList<LiveEntry<unknown>>();
   lastUsed = Date.now();
   /** Upstream requests other than calls (lists, subscribe, log level) in progress, counted by the proxy: the link is not idle meanwhile. */
   requests = 0;

@@ -6,6 +6,7 @@
  * never closed to make room.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { LiveEntry } from '../../src/util/live-list.js';
 import { McpServer } from '../../src/index.js';
 import { listen } from '../../src/adapters/node.js';
 import { Client, StreamableHttpTransport } from '../../src/client.js';
@@ -47,7 +48,7 @@ describe('linkIdleMs: making room', () => {
     for (const name of ['a', 'b', 'c']) links.linkFor(principal(name));
     // Idle long, but kept by what it carries: a call in flight, a held call, subscriptions.
     const busy = links.linkFor(principal('d'));
-    busy.inFlight.add({});
+    busy.inFlight.add(new LiveEntry({}));
     busy.lastUsed -= 120_000;
     expect(() => links.linkFor(principal('e'))).toThrow(UpstreamError);
     expect(() => links.linkFor(principal('e'))).toThrow('upstream "up": 4 links are open (maxLinks), none idle longer than linkIdleMs (60000 ms), and none of this principal\'s is idle (each has a call, a subscription or an upstream request on it); try again when one ends');
@@ -58,7 +59,7 @@ describe('linkIdleMs: making room', () => {
     const held = new Set<string>();
     const links = pool(16, { linkIdleMs: 5, heldLinks: () => held });
     const inFlight = links.linkFor(principal('in-flight'));
-    inFlight.inFlight.add({});
+    inFlight.inFlight.add(new LiveEntry({}));
     held.add(links.linkFor(principal('held')).key);
     links.linkFor(principal('subscribed')).subscriptions.add('note://a');
     const session = links.linkFor({ sessionId: 's1', principal: 'legacy', issuer: undefined, id: 'sub:legacy' });

@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { LiveEntry } from '../../src/util/live-list.js';
 import { UpstreamError, type LinkOwner } from '../../src/gateway/upstream.js';
 import { UpstreamPool } from '../../src/gateway/upstream-pool.js';
 
@@ -26,9 +27,9 @@ describe('maxLinks', () => {
 
   it('a principal whose links are all busy is refused with the reason; the others keep theirs', () => {
     const links = pool(4);
-    links.linkFor(session('bob', 0)).inFlight.add({});
+    links.linkFor(session('bob', 0)).inFlight.add(new LiveEntry({}));
     const alice = links.linkFor(session('alice', 0));
-    alice.inFlight.add({});
+    alice.inFlight.add(new LiveEntry({}));
     expect(() => links.linkFor(session('alice', 1))).toThrow(UpstreamError);
     expect(() => links.linkFor(session('alice', 1))).toThrow(/a quarter of maxLinks \(4\).*none of this principal's is idle/);
     alice.inFlight.clear();

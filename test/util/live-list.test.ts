@@ -1,14 +1,29 @@
 /** LiveList: the in-flight list that replaces a churned Set (src/util/live-list.ts), against an array as the model. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LiveList, type LiveEntry } from '../../src/util/live-list.js';
+import { LiveEntry, LiveList } from '../../src/util/live-list.js';
+
+/** A list of plain values, each in an entry of its own (as the gateway keeps request contexts). */
+class Values<V> {
+  readonly list = new LiveList<LiveEntry<V>>();
+  add = (value: V): LiveEntry<V> => this.list.add(new LiveEntry(value));
+  delete = (entry: LiveEntry<V>): void => this.list.delete(entry);
+  get size(): number {
+    return this.list.size;
+  }
+  last = (): V | undefined => this.list.last()?.value;
+  clear = (): V[] => this.list.clear().map((e) => e.value);
+  *[Symbol.iterator](): Iterator<V> {
+    for (const e of this.list) yield e.value;
+  }
+}
 
 describe('LiveList', () => {
   it('keeps the order added, its size and its last through any adds and deletes (model: an array)', () => {
     const op = fc.oneof(fc.record({ add: fc.integer() }), fc.record({ del: fc.nat() }), fc.record({ again: fc.nat() }));
     fc.assert(
       fc.property(fc.array(op, { maxLength: 200 }), (ops) => {
-        const list = new LiveList<number>();
+        const list = new Values<number>();
         const model: LiveEntry<number>[] = [];
         const gone: LiveEntry<number>[] = [];
         for (const o of ops) {
@@ -27,17 +42,17 @@ describe('LiveList', () => {
   });
 
   it('an entry that left points nowhere (nothing dead holds anything alive)', () => {
-    const list = new LiveList<object>();
+    const list = new Values<object>();
     const a = list.add({});
     const b = list.add({});
     const c = list.add({});
     list.delete(b);
-    expect([b.prev, b.next, b.linked]).toEqual([undefined, undefined, false]);
-    expect(a.next).toBe(c);
-    expect(c.prev).toBe(a);
+    expect([b.livePrev, b.liveNext, b.liveLinked]).toEqual([undefined, undefined, false]);
+    expect(a.liveNext).toBe(c);
+    expect(c.livePrev).toBe(a);
     const all = list.clear();
     expect(all).toEqual([a.value, c.value]);
-    for (const e of [a, c]) expect([e.prev, e.next, e.linked]).toEqual([undefined, undefined, false]);
+    for (const e of [a, c]) expect([e.livePrev, e.liveNext, e.liveLinked]).toEqual([undefined, undefined, false]);
     expect(list.size).toBe(0);
     expect([...list]).toEqual([]);
     list.delete(a); // after clear: nothing
@@ -45,7 +60,7 @@ describe('LiveList', () => {
   });
 
   it('iterating while the current entry or a later one is deleted skips what left', () => {
-    const list = new LiveList<string>();
+    const list = new Values<string>();
     const entries = ['a', 'b', 'c', 'd'].map((v) => list.add(v));
     const seen: string[] = [];
     for (const v of list) {
@@ -58,7 +73,7 @@ describe('LiveList', () => {
   });
 
   it('iterating while the next entry is deleted goes on past it (it does not stop there)', () => {
-    const list = new LiveList<string>();
+    const list = new Values<string>();
     const entries = ['a', 'b', 'c', 'd'].map((v) => list.add(v));
     const seen: string[] = [];
     for (const v of list) {
@@ -69,7 +84,7 @@ describe('LiveList', () => {
   });
 
   it('iterating while the current and the next entries are deleted goes on past both', () => {
-    const list = new LiveList<string>();
+    const list = new Values<string>();
     const entries = ['a', 'b', 'c', 'd'].map((v) => list.add(v));
     const seen: string[] = [];
     for (const v of list) {
@@ -86,7 +101,7 @@ describe('LiveList', () => {
   it('iterating while any entries are deleted visits exactly those still there when reached (model: an array)', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 12 }), fc.array(fc.array(fc.nat(), { maxLength: 3 }), { maxLength: 12 }), (n, deletes) => {
-        const list = new LiveList<number>();
+        const list = new Values<number>();
         const entries = Array.from({ length: n }, (_, i) => list.add(i));
         const gone = new Set<number>();
         const seen: number[] = [];
@@ -112,4 +127,22 @@ describe('LiveList', () => {
       }),
     );
   });
+});
+
+it('an item carries its own links: added twice it is there once, deleted it points nowhere', () => {
+  class Call {
+    liveLinked = false;
+    livePrev: Call | undefined = undefined;
+    liveNext: Call | undefined = undefined;
+  }
+  const list = new LiveList<Call>();
+  const [a, b] = [new Call(), new Call()];
+  list.add(a);
+  list.add(a);
+  list.add(b);
+  expect(list.size).toBe(2);
+  expect([...list]).toEqual([a, b]);
+  list.delete(a);
+  expect([a.livePrev, a.liveNext, a.liveLinked, b.livePrev]).toEqual([undefined, undefined, false, undefined]);
+  expect(list.last()).toBe(b);
 });

@@ -44,10 +44,10 @@ export class PostCall implements InflightCall {
   private connectionOut: SseConnection | undefined;
   private done = false;
   private tracked = false;
-  // The engine's in-flight list links (InflightCalls); declared here so that every PostCall has one shape.
-  inflightLinked = false;
-  inflightPrev: InflightCall | undefined = undefined;
-  inflightNext: InflightCall | undefined = undefined;
+  // The engine's in-flight list links (live-list.ts); declared here so that every PostCall has one shape.
+  liveLinked = false;
+  livePrev: InflightCall | undefined = undefined;
+  liveNext: InflightCall | undefined = undefined;
   private streamOnly = false;
   private protocolVersion: string | undefined;
   /** A single request's id: a shared session's stream names it (stream-origin.ts). */

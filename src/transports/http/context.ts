@@ -2,6 +2,7 @@
 import type { AuthGate } from './auth/gate.js';
 import type { AuthInfo, ConnectionFactory, McpConnection } from '../../protocol/connection.js';
 import type { EventStore } from '../../stores/contracts.js';
+import type { Linked } from '../../util/live-list.js';
 import type { InflightBytes } from './inflight.js';
 import type { Cors } from './cors.js';
 import type { HttpSession, SessionBackend } from './sessions.js';
@@ -19,13 +20,9 @@ export interface CallTarget {
 }
 
 /** A request being handled, as shutdown sees it. */
-export interface InflightCall {
+export interface InflightCall extends Linked<InflightCall> {
   /** Aborts the handler and ends the response. */
   cancel(reason: string): void;
-  /** Links of the engine's in-flight list (inflight-calls.ts); only the list writes them. */
-  inflightLinked?: boolean;
-  inflightPrev?: InflightCall | undefined;
-  inflightNext?: InflightCall | undefined;
 }
 
 export interface EngineContext {

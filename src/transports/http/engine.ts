@@ -14,7 +14,7 @@ import { failedResponse, httpError, methodNotAllowed, missingSession, sessionNot
 import { ClusterSessionRegistry } from './cluster.js';
 import { handleGet } from './get.js';
 import { DEFAULT_MAX_INFLIGHT_BYTES_PER_CLIENT, InflightBytes } from './inflight.js';
-import { InflightCalls } from './inflight-calls.js';
+import { LiveList } from '../../util/live-list.js';
 import { DEFAULT_PROTOCOL_VERSIONS } from './headers.js';
 import { LegacySseEndpoint } from './legacy-sse.js';
 import { checkEngineKeys, positive } from './options.js';
@@ -87,7 +87,7 @@ class Engine implements HttpEngine, EngineContext {
   private sharedLegacy: McpConnection | undefined;
   private modernTarget: CallTarget | undefined;
   private legacyTarget: CallTarget | undefined;
-  private readonly calls = new InflightCalls();
+  private readonly calls = new LiveList<InflightCall>();
   private idle: (() => void) | undefined;
 
   constructor(
@@ -271,7 +271,7 @@ class Engine implements HttpEngine, EngineContext {
         };
       });
     }
-    for (const call of this.calls.list()) call.cancel('server shutting down');
+    for (const call of this.calls) call.cancel('server shutting down');
     await this.sessions.closeAll('server shutting down');
     this.sharedModern?.close('server shutting down');
     this.sharedLegacy?.close('server shutting down');
