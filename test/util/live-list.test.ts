@@ -59,43 +59,21 @@ describe('LiveList', () => {
     expect(list.size).toBe(0);
   });
 
-  it('iterating while the current entry or a later one is deleted skips what left', () => {
+  // While visiting `at`, delete these (indexes into a, b, c, d): what is seen, and what is left.
+  it.each([
+    ['the current one, then (at b) a later one', { a: [0], b: [3] }, ['a', 'b', 'c'], ['b', 'c']],
+    ['the next one (the walk goes on past it)', { a: [1] }, ['a', 'c', 'd'], ['a', 'c', 'd']],
+    ['the current and the next ones', { a: [0, 1] }, ['a', 'c', 'd'], ['c', 'd']],
+  ] as const)('iterating while deleting %s skips only what left', (_what, deletes: Partial<Record<string, readonly number[]>>, seenExpected, left) => {
     const list = new Values<string>();
     const entries = ['a', 'b', 'c', 'd'].map((v) => list.add(v));
     const seen: string[] = [];
     for (const v of list) {
       seen.push(v);
-      if (v === 'a') list.delete(entries[0]!); // the current one
-      if (v === 'b') list.delete(entries[3]!); // a later one
+      for (const i of deletes[v] ?? []) list.delete(entries[i]!);
     }
-    expect(seen).toEqual(['a', 'b', 'c']);
-    expect([...list]).toEqual(['b', 'c']);
-  });
-
-  it('iterating while the next entry is deleted goes on past it (it does not stop there)', () => {
-    const list = new Values<string>();
-    const entries = ['a', 'b', 'c', 'd'].map((v) => list.add(v));
-    const seen: string[] = [];
-    for (const v of list) {
-      seen.push(v);
-      if (v === 'a') list.delete(entries[1]!); // the next one
-    }
-    expect(seen).toEqual(['a', 'c', 'd']);
-  });
-
-  it('iterating while the current and the next entries are deleted goes on past both', () => {
-    const list = new Values<string>();
-    const entries = ['a', 'b', 'c', 'd'].map((v) => list.add(v));
-    const seen: string[] = [];
-    for (const v of list) {
-      seen.push(v);
-      if (v === 'a') {
-        list.delete(entries[0]!);
-        list.delete(entries[1]!);
-      }
-    }
-    expect(seen).toEqual(['a', 'c', 'd']);
-    expect([...list]).toEqual(['c', 'd']);
+    expect(seen).toEqual(seenExpected);
+    expect([...list]).toEqual(left);
   });
 
   it('iterating while any entries are deleted visits exactly those still there when reached (model: an array)', () => {
