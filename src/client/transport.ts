@@ -25,8 +25,9 @@ export interface OutboundInfo {
   signal?: AbortSignal | undefined;
   /**
    * The same abort as `signal`, without an AbortSignal made for it (one per request is a measurable
-   * share of a call): where an AbortSignalLike will do, read it unless `signal` was read (and may have
-   * been replaced, `{ ...info, signal }`). The client sets both; setting `signal` on its info sets this too.
+   * share of a call). The client sets both; setting `signal` on its info sets this too. On an info a
+   * transport in front built (`{ ...info, signal }`), its own `signal` wins: mcpkit's transports read
+   * the two through one rule (`outboundAbort`, client/abort.ts).
    */
   abort?: AbortSignalLike | undefined;
 }

@@ -451,11 +451,11 @@ class Proxy_ implements McpProxy {
    * the latest may not be the one that asked, and one client must never get another's.
    */
   #target(link: UpstreamLink): RequestContext | undefined {
-    const calls = [...link.inFlight].map((entry) => entry.value as RequestContext);
-    const last = calls.at(-1);
+    const last = link.inFlight.last()?.value as RequestContext | undefined;
     if (last === undefined || !this.#pool.shared) return last;
     const key = linkKeyOf(ownerOf(last));
-    return calls.every((ctx) => linkKeyOf(ownerOf(ctx)) === key) ? last : undefined;
+    for (const entry of link.inFlight) if (linkKeyOf(ownerOf(entry.value as RequestContext)) !== key) return undefined;
+    return last;
   }
 
   #warn(message: string): void {

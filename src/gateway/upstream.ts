@@ -72,8 +72,7 @@ export class UpstreamLink {
   #acked: ((id: unknown) => void) | undefined;
   #scheduled: Promise<void> | undefined;
   #running: Promise<void> = Promise.resolve();
-  /** Downstream requests in progress on this link, oldest first: where requests for input go. */
-  /** Not a Set: see LiveList (churned at 32 calls in flight, a Set promoted kilobytes per call). */
+  /** Downstream requests in progress on this link, oldest first: where requests for input go. A LiveList, not a Set (live-list.ts). */
   readonly inFlight = new LiveList<LiveEntry<unknown>>();
   lastUsed = Date.now();
   /** Upstream requests other than calls (lists, subscribe, log level) in progress, counted by the proxy: the link is not idle meanwhile. */
