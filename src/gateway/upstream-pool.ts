@@ -47,6 +47,7 @@ export class UpstreamPool implements LinkHost {
   readonly name: string;
   readonly #options: UpstreamPoolOptions;
   readonly #links = new Map<string, UpstreamLink>();
+  #taken = 0;
   #discover: DiscoverResult | undefined;
   #sweeper: ReturnType<typeof setInterval> | undefined;
   /** The one subscriptions/listen kept open on a 2026-07-28 upstream, so its list changes are heard. */
@@ -72,10 +73,10 @@ export class UpstreamPool implements LinkHost {
     const key = this.shared ? 'shared' : linkKeyOf(owner);
     let link = this.#links.get(key);
     if (link !== undefined) {
+      // Not moved to the Map's end to keep it in use order: a delete and a set per call churns the
+      // Map's table (see LiveList), and the least recently used is found by `lastUsed` when needed.
       link.lastUsed = Date.now();
-      // Most recently used last: the first idle entry is the one to close.
-      this.#links.delete(key);
-      this.#links.set(key, link);
+      link.taken = ++this.#taken;
       return link;
     }
     const max = this.#options.maxLinks ?? 256;
@@ -87,11 +88,12 @@ export class UpstreamPool implements LinkHost {
     if (own.length >= Math.max(1, Math.floor(max / 4)) || this.#links.size >= max) {
       // Idle as the sweep means it: a link carrying subscriptions, a list fetch or a held call is someone's live state.
       const held = this.#options.heldLinks?.() ?? new Set<string>();
-      const idle = own.find((l) => !l.busy && !held.has(l.key));
+      const idle = leastRecentlyUsed(own.filter((l) => !l.busy && !held.has(l.key)));
       if (idle === undefined) throw new UpstreamError(`upstream "${this.name}": ${this.#links.size >= max ? `${max} links are open (maxLinks), none idle longer than linkIdleMs (${this.#idleMs} ms),` : `this principal has ${own.length} links open, a quarter of maxLinks (${max})`} and none of this principal's is idle (each has a call, a subscription or an upstream request on it); try again when one ends`);
       void this.#retire(idle);
     }
     link = new UpstreamLink(this, key, this.shared ? { sessionId: undefined, principal: undefined, issuer: undefined, id: '' } : owner);
+    link.taken = ++this.#taken;
     this.#links.set(key, link);
     if (this.#sweeper === undefined && !this.shared) this.#sweeper = unrefTimer(setInterval(() => this.#sweep(), this.#idleMs));
     return link;
@@ -237,4 +239,10 @@ export class UpstreamPool implements LinkHost {
       legacySseFallback: config.type !== 'http' && config.type !== 'streamable-http',
     });
   }
+}
+
+function leastRecentlyUsed(links: readonly UpstreamLink[]): UpstreamLink | undefined {
+  let oldest: UpstreamLink | undefined;
+  for (const link of links) if (oldest === undefined || link.taken < oldest.taken) oldest = link;
+  return oldest;
 }

@@ -75,6 +75,8 @@ export class UpstreamLink {
   /** Downstream requests in progress on this link, oldest first: where requests for input go. A LiveList, not a Set (live-list.ts). */
   readonly inFlight = new LiveList<LiveEntry<unknown>>();
   lastUsed = Date.now();
+  /** When its pool last handed it out, counted (a tie-free order for choosing the least recently used). */
+  taken = 0;
   /** Upstream requests other than calls (lists, subscribe, log level) in progress, counted by the proxy: the link is not idle meanwhile. */
   requests = 0;
   #client: Client | undefined;

@@ -25,6 +25,15 @@ describe('maxLinks', () => {
     expect(keys.filter((k) => k.startsWith('s:alice'))).toEqual(['s:alice-3', 's:alice-4']);
   });
 
+  it('the link closed is the one its principal used longest ago, not the one opened first', () => {
+    const links = pool(8); // a quarter: two links per principal
+    links.linkFor(session('alice', 0));
+    links.linkFor(session('alice', 1));
+    links.linkFor(session('alice', 0)); // alice-0 used again: alice-1 is now the least recently used
+    links.linkFor(session('alice', 2));
+    expect(links.links.map((l) => l.key).sort()).toEqual(['s:alice-0', 's:alice-2']);
+  });
+
   it('a principal whose links are all busy is refused with the reason; the others keep theirs', () => {
     const links = pool(4);
     links.linkFor(session('bob', 0)).inFlight.add(new LiveEntry({}));
