@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { Client, StreamableHttpTransport } from '../dist/client.js';
 import { abArgs } from './lib/ab-args.mjs';
 import { BIN, callsAt, childOf, startMcpkit } from './lib/mcpkit-cli.mjs';
-import { cpuMicros } from './lib/proc.mjs';
+import { cpuMicros, cpuSplitMicros } from './lib/proc.mjs';
 
 const { files, num, str } = abArgs(process.argv.slice(2), { known: ['calls', 'concurrency', 'rounds', 'only'] });
 const ONLY = str('only', 'all');
@@ -113,11 +113,15 @@ async function main() {
   // Alternate every target in rounds so drift on a shared machine hits all of them alike.
   const lat = Object.fromEntries(targets.map(([name]) => [name, []]));
   const cpus = Object.fromEntries(targets.map(([name]) => [name, []]));
+  // The kernel's share (system time): a hop does twice the socket work of a direct server, which no user-space change removes.
+  const sys = Object.fromEntries(targets.map(([name]) => [name, []]));
   const upstreamCpu = builds.map(() => []);
-  const cpuPerCall = async (c, pid) => {
-    const before = cpu(pid);
+  const cpuPerCall = async (name, c, pid) => {
+    const before = cpuSplitMicros(pid);
     await callsAt(c, CALLS, CONCURRENCY);
-    return ((cpu(pid) - before) / CALLS) * 1e6;
+    const after = cpuSplitMicros(pid);
+    sys[name].push((after.system - before.system) / CALLS);
+    return (after.user + after.system - before.user - before.system) / CALLS;
   };
   for (let r = 0; r < ROUNDS; r++) {
     const order = r % 2 === 0 ? targets : [...targets].reverse();
@@ -125,7 +129,7 @@ async function main() {
     // CPU at c=32: the direct server's CPU per call, each gateway's CPU per proxied call.
     for (const [name, c, pid] of order) {
       const upstreamBefore = cpu(direct.child.pid);
-      cpus[name].push(await cpuPerCall(c, pid));
+      cpus[name].push(await cpuPerCall(name, c, pid));
       const i = Number(name.split(':')[0]);
       if (name.endsWith(':http')) upstreamCpu[i].push(((cpu(direct.child.pid) - upstreamBefore) / CALLS) * 1e6);
     }
@@ -154,15 +158,15 @@ async function main() {
     calls: CALLS,
     concurrency: CONCURRENCY,
     rounds: ROUNDS,
-    direct: { p50_us: directP50, cpu_us_per_call: directCpu },
-    reference_hop: { p50_us: hopP50, added_p50_us: hopP50 - directP50, cpu_us_per_call: hopCpu, cpu_ratio_to_direct: hopCpu / directCpu },
-    ...(stdioHop === undefined ? {} : { reference_stdio_hop: { p50_us: stdioHopP50, added_p50_us: stdioHopP50 - directP50, cpu_us_per_call: stdioHopCpu, cpu_ratio_to_direct: stdioHopCpu / directCpu } }),
+    direct: { p50_us: directP50, cpu_us_per_call: directCpu, system_us_per_call: median(sys.direct) },
+    reference_hop: { p50_us: hopP50, added_p50_us: hopP50 - directP50, cpu_us_per_call: hopCpu, system_us_per_call: median(sys.hop), cpu_ratio_to_direct: hopCpu / directCpu },
+    ...(stdioHop === undefined ? {} : { reference_stdio_hop: { p50_us: stdioHopP50, added_p50_us: stdioHopP50 - directP50, cpu_us_per_call: stdioHopCpu, system_us_per_call: median(sys['stdio-hop']), cpu_ratio_to_direct: stdioHopCpu / directCpu } }),
     gateways: builds.map((b, i) => {
       const cell = (kind) => {
         const p = median(lat[`${i}:${kind}`]);
         const c = median(cpus[`${i}:${kind}`]);
         const a = i === 0 ? undefined : median(cpus[`0:${kind}`]);
-        return { p50_us: p, added_p50_us: p - directP50, cpu_us_per_call: c, cpu_ratio_to_direct: c / directCpu, ...(a === undefined ? {} : { cpu_ratio_to_A: c / a }) };
+        return { p50_us: p, added_p50_us: p - directP50, cpu_us_per_call: c, system_us_per_call: median(sys[`${i}:${kind}`]), cpu_ratio_to_direct: c / directCpu, ...(a === undefined ? {} : { cpu_ratio_to_A: c / a }) };
       };
       const out = { build: path.dirname(path.dirname(b.bin)) };
       if (kinds.includes('http')) {

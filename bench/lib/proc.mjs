@@ -19,13 +19,18 @@ try {
 }
 export const CLK_TCK = clkTck;
 
-/** utime + stime of a process (all its threads), in microseconds. Fields 14 and 15 of /proc/<pid>/stat. */
-export function cpuMicros(pid) {
+/** utime and stime of a process (all its threads), in microseconds. Fields 14 and 15 of /proc/<pid>/stat. */
+export function cpuSplitMicros(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // rest[0] is field 3 (state), so field n is rest[n - 3].
-  const ticks = Number(rest[11]) + Number(rest[12]);
-  return (ticks * 1e6) / CLK_TCK;
+  return { user: (Number(rest[11]) * 1e6) / CLK_TCK, system: (Number(rest[12]) * 1e6) / CLK_TCK };
+}
+
+/** utime + stime of a process (all its threads), in microseconds. */
+export function cpuMicros(pid) {
+  const { user, system } = cpuSplitMicros(pid);
+  return user + system;
 }
 
 const live = new Set();
