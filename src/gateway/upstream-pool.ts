@@ -74,7 +74,7 @@ export class UpstreamPool implements LinkHost {
     let link = this.#links.get(key);
     if (link !== undefined) {
       // Not moved to the Map's end to keep it in use order: a delete and a set per call churns the
-      // Map's table (see LiveList), and the least recently used is found by `lastUsed` when needed.
+      // Map's table (see LiveList); the least recently used is found by `taken` when room is needed.
       link.lastUsed = Date.now();
       link.taken = ++this.#taken;
       return link;
