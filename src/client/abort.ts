@@ -55,12 +55,18 @@ export function linkedSignal(...parents: (AbortSignalLike | undefined)[]): { sig
   return { signal: controller.signal, release: () => unlinks.forEach((unlink) => unlink()) };
 }
 
-/** `signal` as an AbortSignal, for what needs a real one (fetch). */
-export function toAbortSignal(signal: AbortSignalLike): AbortSignal {
-  if (signal instanceof AbortSignal) return signal;
-  if (signal instanceof LazyAbort) return signal.signal;
-  return linkedSignal(signal).signal;
+/**
+ * `signal` as an AbortSignal, for what needs a real one (fetch, an auth hook). A foreign AbortSignalLike
+ * gets a linked signal whose link `release()` drops: without it a long-lived foreign signal (a transport
+ * wrapper's close signal) would hold one listener per exchange until it aborted.
+ */
+export function toAbortSignal(signal: AbortSignalLike): { signal: AbortSignal; release(): void } {
+  if (signal instanceof AbortSignal) return { signal, release: noop };
+  if (signal instanceof LazyAbort) return { signal: signal.signal, release: noop };
+  return linkedSignal(signal);
 }
+
+const noop = (): void => undefined;
 
 const REQUEST_ABORT = Symbol('mcpkit.requestAbort');
 

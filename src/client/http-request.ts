@@ -75,13 +75,25 @@ export const tooLong = (max: number, length?: number): McpTransportError =>
 
 export function fetchEngine(fetcher: (input: string | URL, init: RequestInit) => Promise<Response>): HttpEngine {
   return {
-    send: async (url, init) => new FetchReply(await fetcher(url, { method: init.method, headers: init.headers, body: init.body ?? null, signal: init.signal === undefined ? null : toAbortSignal(init.signal) })),
+    send: async (url, init) => {
+      const link = init.signal === undefined ? undefined : toAbortSignal(init.signal);
+      try {
+        return new FetchReply(await fetcher(url, { method: init.method, headers: init.headers, body: init.body ?? null, signal: link?.signal ?? null }), link?.release);
+      } catch (error) {
+        link?.release();
+        throw error;
+      }
+    },
     close: () => undefined,
   };
 }
 
+/** A fetch answer; `release` unlinks the exchange's signal once its body is read or discarded (it aborts the body read until then). */
 class FetchReply implements HttpReply {
-  constructor(private readonly response: Response) {}
+  constructor(
+    private readonly response: Response,
+    private readonly release: () => void = () => undefined,
+  ) {}
   get status(): number {
     return this.response.status;
   }
@@ -92,27 +104,39 @@ class FetchReply implements HttpReply {
     return this.response.headers.get(name) ?? undefined;
   }
   async text(max: number): Promise<string> {
-    const length = Number(this.response.headers.get('content-length') ?? NaN);
-    if (length > max) {
-      await this.discard();
-      throw tooLong(max, length);
+    try {
+      const length = Number(this.response.headers.get('content-length') ?? NaN);
+      if (length > max) {
+        await this.discard();
+        throw tooLong(max, length);
+      }
+      let text = '';
+      let bytes = 0;
+      const decoder = new TextDecoder();
+      for await (const chunk of this.#body()) {
+        bytes += chunk.byteLength;
+        if (bytes > max) throw tooLong(max);
+        text += decoder.decode(chunk, { stream: true });
+      }
+      return text + decoder.decode();
+    } finally {
+      this.release();
     }
-    let text = '';
-    let bytes = 0;
-    const decoder = new TextDecoder();
-    for await (const chunk of this.#body()) {
-      bytes += chunk.byteLength;
-      if (bytes > max) throw tooLong(max);
-      text += decoder.decode(chunk, { stream: true });
-    }
-    return text + decoder.decode();
   }
   async *texts(): AsyncIterable<string> {
-    const decoder = new TextDecoder();
-    for await (const chunk of this.#body()) yield decoder.decode(chunk, { stream: true });
+    try {
+      const decoder = new TextDecoder();
+      for await (const chunk of this.#body()) yield decoder.decode(chunk, { stream: true });
+    } finally {
+      this.release();
+    }
   }
   async discard(): Promise<void> {
-    await this.response.body?.cancel().catch(() => undefined);
+    try {
+      await this.response.body?.cancel().catch(() => undefined);
+    } finally {
+      this.release();
+    }
   }
   #body(): AsyncIterable<Uint8Array> {
     return (this.response.body ?? []) as unknown as AsyncIterable<Uint8Array>;

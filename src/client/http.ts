@@ -153,7 +153,7 @@ export class StreamableHttpTransport implements ClientTransport {
     const wwwAuthenticate = response.header('www-authenticate');
     if (response.status === 401 || response.status === 403) {
       const auth = this.#options.auth;
-      if (auth !== undefined && !authorized && (await auth.unauthorized({ url: this.url, status: response.status, wwwAuthenticate, signal: toAbortSignal(signal) }))) return this.#send(message, info, true);
+      if (auth !== undefined && !authorized && (await this.#unauthorized(auth, response.status, wwwAuthenticate, signal))) return this.#send(message, info, true);
       throw new McpTransportError('unauthorized', `HTTP ${response.status} from ${this.url.href}${describeBody(text)}${wwwAuthenticate ? ` (WWW-Authenticate: ${wwwAuthenticate})` : ''}`, { status: response.status, ...(wwwAuthenticate === undefined ? {} : { wwwAuthenticate }) });
     }
     // A JSON-RPC answer for this request (e.g. 400 with -32022, 404 with -32601 on 2026-07-28): the request's own error.
@@ -167,6 +167,16 @@ export class StreamableHttpTransport implements ClientTransport {
       throw new McpTransportError('session_expired', `The server no longer knows session ${headers['mcp-session-id']} (HTTP 404)${describeBody(text)}`, { status: 404 });
     }
     throw new McpTransportError('http', `HTTP ${response.status} ${response.statusText} from ${this.url.href}${describeBody(text)}`, { status: response.status });
+  }
+
+  /** Asks the auth provider whether to retry after a 401/403; the signal it is given is unlinked when it answers. */
+  async #unauthorized(auth: HttpAuthProvider, status: number, wwwAuthenticate: string | undefined, signal: AbortSignalLike): Promise<boolean> {
+    const link = toAbortSignal(signal);
+    try {
+      return await auth.unauthorized({ url: this.url, status, wwwAuthenticate, signal: link.signal });
+    } finally {
+      link.release();
+    }
   }
 
   async close(): Promise<void> {

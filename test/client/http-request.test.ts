@@ -136,3 +136,46 @@ describe('the transport on node:http', () => {
     await client.close();
   });
 });
+
+describe('the fetch engine with a signal that is not an AbortSignal', () => {
+  /** A transport wrapper's own close flag: AbortSignalLike, listeners in a set it can count. */
+  class Flag {
+    aborted = false;
+    reason: unknown;
+    readonly listeners = new Set<() => void>();
+    addEventListener(_type: 'abort', listener: () => void): void {
+      this.listeners.add(listener);
+    }
+    removeEventListener(_type: 'abort', listener: () => void): void {
+      this.listeners.delete(listener);
+    }
+    abort(): void {
+      this.aborted = true;
+      for (const listener of [...this.listeners]) listener();
+    }
+  }
+
+  it('unlinks each exchange from it once its body is read, and still aborts the one being read', async () => {
+    const given: AbortSignal[] = [];
+    const engine = fetchEngine((input, init) => {
+      given.push(init.signal!);
+      return fetch(input, init);
+    });
+    const flag = new Flag();
+    for (let i = 0; i < 50; i++) {
+      const reply = await engine.send(new URL('/close', base), { method: 'GET', headers: {}, signal: flag });
+      expect(JSON.parse(await reply.text(100))).toEqual({ ok: true });
+    }
+    const discarded = await engine.send(new URL('/close', base), { method: 'GET', headers: {}, signal: flag });
+    await discarded.discard();
+    const hanging = await engine.send(new URL('/hang', base), { method: 'GET', headers: {}, signal: flag });
+    const reading = (async () => {
+      for await (const chunk of hanging.texts()) void chunk;
+    })();
+    flag.abort();
+    await expect(reading).rejects.toThrow();
+    // Only the exchange still in flight was aborted: the 51 done ones were released, not kept linked.
+    expect(given.filter((signal) => signal.aborted)).toHaveLength(1);
+    expect(given.at(-1)!.aborted).toBe(true);
+  });
+});
