@@ -45,7 +45,7 @@ export function onAbort(signal: AbortSignalLike, listener: () => void): () => vo
 }
 
 /** A signal of its own for one request, aborted with any of `parents`; `release()` unlinks it when the request is done. */
-export function linkedSignal(...parents: (AbortSignalLike | undefined)[]): { signal: AbortSignal; release(): void } {
+export function linkedSignal(...parents: (AbortSignalLike | undefined)[]): { signal: AbortSignal; release: () => void } {
   const controller = new AbortController();
   const unlinks: (() => void)[] = [];
   for (const parent of parents) {
@@ -60,7 +60,7 @@ export function linkedSignal(...parents: (AbortSignalLike | undefined)[]): { sig
  * gets a linked signal whose link `release()` drops: without it a long-lived foreign signal (a transport
  * wrapper's close signal) would hold one listener per exchange until it aborted.
  */
-export function toAbortSignal(signal: AbortSignalLike): { signal: AbortSignal; release(): void } {
+export function toAbortSignal(signal: AbortSignalLike): { signal: AbortSignal; release: () => void } {
   if (signal instanceof AbortSignal) return { signal, release: noop };
   if (signal instanceof LazyAbort) return { signal: signal.signal, release: noop };
   return linkedSignal(signal);
