@@ -68,24 +68,6 @@ export function toAbortSignal(signal: AbortSignalLike): { signal: AbortSignal; r
 
 const noop = (): void => undefined;
 
-const REQUEST_ABORT = Symbol('mcpkit.requestAbort');
-
-/**
- * Code of this package that makes a request on behalf of another (the gateway) passes that
- * request's abort flag here instead of `options.signal`: reading its `signal` would make an
- * AbortController per call. Returns `options`.
- */
-export function withRequestAbort<T extends { signal?: AbortSignal }>(options: T, abort: AbortSignalLike): T {
-  if (abort instanceof AbortSignal) options.signal = abort;
-  else (options as { [REQUEST_ABORT]?: AbortSignalLike })[REQUEST_ABORT] = abort;
-  return options;
-}
-
-/** What aborts a request made with `options`: its `signal`, or the flag `withRequestAbort` gave it. */
-export function requestAbort(options: { signal?: AbortSignal }): AbortSignalLike | undefined {
-  return options.signal ?? (options as { [REQUEST_ABORT]?: AbortSignalLike })[REQUEST_ABORT];
-}
-
 /**
  * A request's OutboundInfo, aborted with `stream`: `abort` is the flag, `signal` its AbortSignal, made when
  * read. A transport in front of another may set a signal of its own (`info.signal = …`): it becomes the

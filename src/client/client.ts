@@ -5,7 +5,7 @@
  * `InputRequiredResult` is answered with the same handlers that answer a
  * legacy server's requests, then retried (MRTR) — calling code is the same.
  */
-import { requestAbort, streamInfo } from './abort.js';
+import { streamInfo } from './abort.js';
 import type { LazyAbort } from '../protocol/request/abort.js';
 import { classify, isPlainObject, type JsonRpcMessage } from '../jsonrpc/message.js';
 import { ErrorCode } from '../jsonrpc/errors.js';
@@ -402,7 +402,7 @@ export class Client {
       }
       if (this.#era !== 'modern' || result['resultType'] !== 'input_required') return result;
       if (round + 1 >= rounds) throw new McpError(method, ErrorCode.InternalError, `${method}: the server still asked for input after ${rounds} rounds (maxInputRounds)`);
-      const inputResponses = await this.#serverRequests.inputs(method, result['inputRequests'], requestAbort(options));
+      const inputResponses = await this.#serverRequests.inputs(method, result['inputRequests'], options.signal);
       const { inputResponses: _answers, requestState: _state, ...rest } = current;
       current = { ...rest, inputResponses };
       if (typeof result['requestState'] === 'string') current['requestState'] = result['requestState'];

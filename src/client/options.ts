@@ -2,6 +2,7 @@
 import { SUPPORTED_VERSIONS, type ProtocolVersion } from '../protocol/wire/versions.js';
 import type { ClientCapabilities, CreateMessageParams, CreateMessageResult, DiscoverResult, ElicitFormParams, ElicitResult, ElicitUrlParams, Implementation, LoggingLevel, Root } from '../wire-types/index.js';
 import { keysOf, refuseUnknownKeys } from '../util/known-keys.js';
+import type { AbortSignalLike } from '../protocol/connection.js';
 import type { CallTaskOptions, TaskDefaults, TaskWaitOptions } from './task-types.js';
 
 export type Json = Record<string, unknown>;
@@ -57,7 +58,12 @@ export interface ClientOptions {
 }
 
 export interface RequestOptions {
-  signal?: AbortSignal;
+  /**
+   * Aborting it cancels the request (`McpTransportError('aborted')`). An AbortSignal, or any
+   * `AbortSignalLike` (a server request's abort flag, a transport's close signal): it is listened to,
+   * never turned into an AbortController.
+   */
+  signal?: AbortSignalLike;
   /** Overrides `requestTimeoutMs` (0: none). */
   timeoutMs?: number;
   /** A progress notification restarts the timeout. */

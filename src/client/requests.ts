@@ -5,7 +5,7 @@
 import type { JsonRpcId, JsonRpcRequest } from '../jsonrpc/message.js';
 import { isPlainObject } from '../jsonrpc/message.js';
 import { ErrorCode } from '../jsonrpc/errors.js';
-import { onAbort as linkAbort, requestAbort } from './abort.js';
+import { onAbort as linkAbort } from './abort.js';
 import type { AbortSignalLike } from '../protocol/connection.js';
 import { LazyAbort } from '../protocol/request/abort.js';
 import { IdTable } from '../util/id-table.js';
@@ -62,7 +62,7 @@ export class RequestTable {
   /** Sends a request and settles with its result, or rejects (McpError, McpTransportError). */
   start(out: Outgoing): Promise<Json> {
     const { method, options } = out;
-    const signal = requestAbort(options);
+    const signal = options.signal;
     if (signal?.aborted === true) return Promise.reject(new McpTransportError('aborted', `${method} was aborted before it was sent`, { cause: signal.reason }));
     if (this.#pending.size >= this.max) return Promise.reject(new McpTransportError('limit', `${this.max} requests are already in flight (maxPendingRequests)`));
     const id = this.#nextId++;

@@ -1,5 +1,6 @@
 /** The tasks extension's shapes as the client hands them out (kept apart so options.ts can name them). */
 import type { McpToolResult, TaskStatus } from '../wire-types/index.js';
+import type { AbortSignalLike } from '../protocol/connection.js';
 
 /** A task as `tasks/get` (or a `notifications/tasks`) describes it. */
 export interface ClientTask {
@@ -20,8 +21,8 @@ export interface ClientTask {
 }
 
 export interface TaskWaitOptions {
-  /** Aborting sends `tasks/cancel` and rejects with `McpTransportError('aborted')`. */
-  signal?: AbortSignal;
+  /** Aborting sends `tasks/cancel` and rejects with `McpTransportError('aborted')`; an AbortSignal or any `AbortSignalLike`. */
+  signal?: AbortSignalLike;
   /** Longest wait for a final status (default: the client's `tasks.maxWaitMs`, 600 000 ms; 0: no bound). Then `tasks/cancel` and `McpTransportError('timeout')`. */
   maxWaitMs?: number;
   /** Follow the task on a `subscriptions/listen` stream (`notifications/tasks`) instead of polling at the server's interval; a slow poll stays as a safety net. */

@@ -11,7 +11,6 @@ import { isPlainObject } from '../jsonrpc/message.js';
 import { abortFlagOf, type RequestContext } from '../protocol/request/context.js';
 import type { AbortSignalLike } from '../protocol/connection.js';
 import { LazyAbort } from '../protocol/request/abort.js';
-import { withRequestAbort } from '../client/abort.js';
 import { META_LOG_LEVEL } from '../protocol/wire/meta-keys.js';
 import { issuerOf, principalOf } from '../protocol/request/principal.js';
 import type { McpPrompt, McpResource, McpResourceTemplate, McpTool } from '../registries/types.js';
@@ -308,7 +307,7 @@ class Proxy_ implements McpProxy {
     // A legacy downstream request has no rounds to hold the upstream call across: its own signal
     // (cancellation, disconnect, timeout, shutdown) is the upstream call's, and nothing else is needed.
     if (ctx.era === 'legacy') {
-      withRequestAbort(options, abort);
+      options.signal = abort;
       return this.#tracked(link, ctx, this.#send(link, method, params, options, ctx));
     }
     // The retry of a 2026-07-28 request whose upstream call waits for input: answer it, await the same call.
@@ -324,7 +323,7 @@ class Proxy_ implements McpProxy {
       upstream.abort(reason);
     };
     abort.addEventListener('abort', onAbort, { once: true });
-    withRequestAbort(options, upstream);
+    options.signal = upstream;
     const run = this.#send(link, method, params, options, ctx).finally(() => {
       abort.removeEventListener('abort', onAbort);
       this.#holds.drop(holdId);
