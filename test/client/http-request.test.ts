@@ -11,6 +11,7 @@ import { wireEngine } from '../../src/client/http1.js';
 import { Client, McpTransportError, StreamableHttpTransport } from '../../src/client.js';
 import { listen, type McpHttpListener } from '../../src/adapters/node.js';
 import { createEverythingServer } from '../../examples/everything-server/server.js';
+import { FlagSignal as Flag } from '../support/flag-signal.js';
 
 let server: http.Server;
 let base: string;
@@ -138,23 +139,6 @@ describe('the transport on node:http', () => {
 });
 
 describe('the fetch engine with a signal that is not an AbortSignal', () => {
-  /** A transport wrapper's own close flag: AbortSignalLike, listeners in a set it can count. */
-  class Flag {
-    aborted = false;
-    reason: unknown;
-    readonly listeners = new Set<() => void>();
-    addEventListener(_type: 'abort', listener: () => void): void {
-      this.listeners.add(listener);
-    }
-    removeEventListener(_type: 'abort', listener: () => void): void {
-      this.listeners.delete(listener);
-    }
-    abort(): void {
-      this.aborted = true;
-      for (const listener of [...this.listeners]) listener();
-    }
-  }
-
   it('unlinks each exchange from it once its body is read, and still aborts the one being read', async () => {
     const given: AbortSignal[] = [];
     const engine = fetchEngine((input, init) => {

@@ -6,34 +6,16 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Client, McpTransportError, StdioClientTransport, StreamableHttpTransport, type AbortSignalLike, type PerRequestOptions } from '../../src/client.js';
+import { Client, McpTransportError, StdioClientTransport, StreamableHttpTransport, type PerRequestOptions } from '../../src/client.js';
 import { listen } from '../../src/adapters/node.js';
 import { McpServer } from '../../src/server/server.js';
 import { LEGACY, MODERN } from '../support/revisions.js';
+import { FlagSignal as Flag } from '../support/flag-signal.js';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn().catch(() => undefined);
 });
-
-/** The least an AbortSignalLike is: no EventTarget, no AbortController behind it. */
-class Flag implements AbortSignalLike {
-  aborted = false;
-  reason: unknown;
-  readonly listeners = new Set<() => void>();
-  addEventListener(_type: 'abort', listener: () => void): void {
-    this.listeners.add(listener);
-  }
-  removeEventListener(_type: 'abort', listener: () => void): void {
-    this.listeners.delete(listener);
-  }
-  abort(reason: unknown): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.reason = reason;
-    for (const listener of [...this.listeners]) listener();
-  }
-}
 
 /** A server whose `hang` tool runs until its own signal aborts; `cancelled` resolves when it does. */
 function hangingServer(): { server: McpServer; started: Promise<void>; cancelled: Promise<boolean> } {

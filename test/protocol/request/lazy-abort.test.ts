@@ -1,25 +1,7 @@
 /** LazyAbort follows the transport's signal without listening to it until someone holds its AbortSignal. */
 import { describe, expect, it } from 'vitest';
-import type { AbortSignalLike } from '../../../src/protocol/connection.js';
 import { LazyAbort } from '../../../src/protocol/request/abort.js';
-
-/** An AbortSignalLike that counts its listeners, as a transport's light signal. */
-class CountingSignal implements AbortSignalLike {
-  aborted = false;
-  reason: unknown = undefined;
-  readonly listeners = new Set<() => void>();
-  addEventListener(_type: 'abort', listener: () => void): void {
-    this.listeners.add(listener);
-  }
-  removeEventListener(_type: 'abort', listener: () => void): void {
-    this.listeners.delete(listener);
-  }
-  abort(reason: unknown): void {
-    this.aborted = true;
-    this.reason = reason;
-    for (const listener of [...this.listeners]) listener();
-  }
-}
+import { FlagSignal as CountingSignal } from '../../support/flag-signal.js';
 
 describe('LazyAbort with a parent signal', () => {
   it('does not listen to the parent until its signal is read, yet reports the parent aborting', () => {
